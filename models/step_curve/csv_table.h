@@ -1,0 +1,34 @@
+#pragma once
+// A minimal reader for the comma-separated files of this folder (step curves, Pollux traces).
+// Contract: the first non-blank, non-'#' line is the header; every later such line must have as
+// many fields as the header. Fields are trimmed; no quoting (none of these files need it).
+// Problems are collected as 1-based line:col diagnostics and thrown together as one ConfigError.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/config_error.h"
+
+namespace kp {
+
+struct CsvRow {
+  int line = 0;                     // 1-based line in the file
+  std::vector<std::string> fields;  // trimmed
+  std::vector<int> cols;            // 1-based column where each field starts
+};
+
+struct CsvTable {
+  std::string origin;  // the file path, used in diagnostics
+  std::vector<std::string> header;
+  std::vector<CsvRow> rows;
+
+  // Index of a header column, or -1.
+  int find(const std::string& name) const;
+};
+
+CsvTable read_csv_table(const std::string& path);
+
+// Parses a whole field as a double (strtod must consume it all); false if it is not a number.
+bool parse_double(const std::string& text, double& out);
+
+}  // namespace kp

@@ -1,0 +1,90 @@
+#include "models/step_curve/curve_csv.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <ostream>
+#include <sstream>
+
+#include "core/config_error.h"
+#include "models/step_curve/csv_table.h"
+
+namespace kp {
+namespace {
+
+bool is_failure_marker(const std::string& s) {
+  std::string lower;
+  for (char c : s) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower.empty() || lower == "inf" || lower == "+inf" || lower == "infinity" ||
+         lower == "nan" || lower == "failed";
+}
+
+std::string format_number(double v) {
+  if (std::isinf(v)) return "inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  // Prefer the short form when it round-trips (e.g. 128 rather than 128.00000000000000).
+  char shorter[32];
+  std::snprintf(shorter, sizeof shorter, "%.15g", v);
+  return std::strtod(shorter, nullptr) == v ? shorter : buf;
+}
+
+}  // namespace
+
+std::vector<CurvePoint> read_curve_csv(const std::string& path) {
+  CsvTable table = read_csv_table(path);
+  const int batch_col = table.find("batch");
+  const int steps_col = table.find("steps");
+  std::vector<Diagnostic> diagnostics;
+  if (batch_col < 0 || steps_col < 0) {
+    std::string missing = batch_col < 0 ? "batch" : "steps";
+    throw ConfigError({{path, 0, 0, "", "header lacks the column `" + missing +
+                                            "` (expected at least `batch,steps`)"}});
+  }
+  std::vector<CurvePoint> points;
+  for (const CsvRow& row : table.rows) {
+    CurvePoint p;
+    const std::string& b = row.fields[batch_col];
+    if (!parse_double(b, p.batch) || !(p.batch > 0.0) || std::isinf(p.batch)) {
+      diagnostics.push_back({path, row.line, row.cols[batch_col], "batch",
+                             "expected a finite number > 0, got \"" + b + "\""});
+      continue;
+    }
+    const std::string& s = row.fields[steps_col];
+    if (is_failure_marker(s)) {
+      p.steps = std::numeric_limits<double>::infinity();
+    } else if (!parse_double(s, p.steps) || !(p.steps > 0.0)) {
+      diagnostics.push_back({path, row.line, row.cols[steps_col], "steps",
+                             "expected a number > 0 (or inf for a failed trial), got \"" + s + "\""});
+      continue;
+    } else if (std::isnan(p.steps)) {
+      p.steps = std::numeric_limits<double>::infinity();
+    }
+    points.push_back(p);
+  }
+  if (!diagnostics.empty()) throw ConfigError(std::move(diagnostics));
+  return points;
+}
+
+void write_curve_csv(std::ostream& out, const std::vector<CurvePoint>& points,
+                     const std::string& comment) {
+  if (!comment.empty()) {
+    std::istringstream lines(comment);
+    std::string line;
+    while (std::getline(lines, line)) out << "# " << line << '\n';
+  }
+  out << "batch,steps\n";
+  for (const CurvePoint& p : points) out << format_number(p.batch) << ',' << format_number(p.steps) << '\n';
+}
+
+void write_curve_csv(const std::string& path, const std::vector<CurvePoint>& points,
+                     const std::string& comment) {
+  std::ofstream out(path);
+  if (!out) throw ConfigError(path, "cannot open for writing");
+  write_curve_csv(out, points, comment);
+  if (!out) throw ConfigError(path, "write failed");
+}
+
+}  // namespace kp

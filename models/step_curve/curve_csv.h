@@ -1,0 +1,29 @@
+#pragma once
+// Step-curve files: one row per training trial, header with at least the columns `batch,steps`
+// (extra columns such as learning rate or wall time are allowed and ignored). `steps` is the
+// number of optimizer updates the trial needed to reach the target; `inf`, `nan` or an empty field
+// marks a trial that never reached it (diverged or out of budget). Several rows may share a batch
+// size (Shallue et al. 2018: the curve takes the minimum over a batch size's trials). Lines that
+// start with '#' are comments (provenance: command, seed, date).
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace kp {
+
+struct CurvePoint {
+  double batch = 0.0;  // global batch size, > 0
+  double steps = 0.0;  // updates to target, > 0; +infinity = the trial failed
+};
+
+// Throws ConfigError naming file:line:col for every bad row (all collected, one throw).
+std::vector<CurvePoint> read_curve_csv(const std::string& path);
+
+// Writes `# comment` lines (one per '\n'-separated line of comment, if any), the header
+// `batch,steps` and one row per point with round-trip precision; failed trials as `inf`.
+void write_curve_csv(std::ostream& out, const std::vector<CurvePoint>& points,
+                     const std::string& comment = "");
+void write_curve_csv(const std::string& path, const std::vector<CurvePoint>& points,
+                     const std::string& comment = "");
+
+}  // namespace kp
