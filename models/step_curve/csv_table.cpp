@@ -1,5 +1,6 @@
 #include "models/step_curve/csv_table.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -44,6 +45,13 @@ int CsvTable::find(const std::string& name) const {
   return -1;
 }
 
+void throw_if_any(std::vector<Diagnostic> diagnostics) {
+  if (diagnostics.empty()) return;
+  std::stable_sort(diagnostics.begin(), diagnostics.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; });
+  throw ConfigError(std::move(diagnostics));
+}
+
 bool parse_double(const std::string& text, double& out) {
   if (text.empty()) return false;
   char* end = nullptr;
@@ -57,7 +65,7 @@ CsvTable read_csv_table(const std::string& path) {
   if (!in) throw ConfigError(path, "cannot open file");
   CsvTable table;
   table.origin = path;
-  std::vector<Diagnostic> diagnostics;
+  std::vector<Diagnostic>& diagnostics = table.diagnostics;
   std::string text;
   int line = 0;
   bool have_header = false;
@@ -78,8 +86,7 @@ CsvTable read_csv_table(const std::string& path) {
     }
     table.rows.push_back(std::move(row));
   }
-  if (!have_header) diagnostics.push_back({path, 0, 0, "", "empty file: expected a header line"});
-  if (!diagnostics.empty()) throw ConfigError(std::move(diagnostics));
+  if (!have_header) throw ConfigError(path, "empty file: expected a header line");
   return table;
 }
 

@@ -37,7 +37,7 @@ std::vector<CurvePoint> read_curve_csv(const std::string& path) {
   CsvTable table = read_csv_table(path);
   const int batch_col = table.find("batch");
   const int steps_col = table.find("steps");
-  std::vector<Diagnostic> diagnostics;
+  std::vector<Diagnostic> diagnostics = table.diagnostics;
   if (batch_col < 0 || steps_col < 0) {
     std::string missing = batch_col < 0 ? "batch" : "steps";
     throw ConfigError({{path, 0, 0, "", "header lacks the column `" + missing +
@@ -64,7 +64,7 @@ std::vector<CurvePoint> read_curve_csv(const std::string& path) {
     }
     points.push_back(p);
   }
-  if (!diagnostics.empty()) throw ConfigError(std::move(diagnostics));
+  throw_if_any(std::move(diagnostics));
   return points;
 }
 

@@ -22,7 +22,7 @@ PolluxRun read_run(const std::string& path, double batch) {
       throw ConfigError({{path, 1, 1, "", std::string("header lacks the column `") + names[k] + "`"}});
   }
   PolluxRun run{path, batch, {}};
-  std::vector<Diagnostic> diagnostics;
+  std::vector<Diagnostic> diagnostics = table.diagnostics;
   for (const CsvRow& row : table.rows) {
     double v[5];
     bool ok = true;
@@ -35,7 +35,7 @@ PolluxRun read_run(const std::string& path, double batch) {
     }
     if (ok) run.rows.push_back({v[0], v[1], v[2], v[3], v[4]});
   }
-  if (!diagnostics.empty()) throw ConfigError(std::move(diagnostics));
+  throw_if_any(std::move(diagnostics));
   if (run.rows.empty()) throw ConfigError(path, "no data rows");
   return run;
 }
@@ -92,7 +92,7 @@ std::vector<CurvePoint> pollux_step_curve(const std::vector<PolluxRun>& runs, do
     }
     points.push_back({run.batch, hit->iteration});
   }
-  if (!diagnostics.empty()) throw ConfigError(std::move(diagnostics));
+  throw_if_any(std::move(diagnostics));
   return points;
 }
 

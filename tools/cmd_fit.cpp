@@ -1,0 +1,210 @@
+// `kneepoint fit`: fits N(M) = N_inf + alpha/M to a step curve (a CSV of trials, or Pollux
+// validation traces at an accuracy threshold) and prints the law, its bootstrap intervals, R^2,
+// the regimes and the maximum useful batch size. See models/step_curve/step_law_fit.h.
+#include <boost/program_options.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/config_error.h"
+#include "models/step_curve/curve_csv.h"
+#include "models/step_curve/pollux_trace.h"
+#include "models/step_curve/step_law_fit.h"
+#include "tools/commands.h"
+
+namespace kp {
+namespace {
+
+namespace po = boost::program_options;
+
+struct PolluxInfo {
+  double threshold = 0.0;
+  bool default_threshold = false;
+  std::vector<double> batch, b_simple;
+  double b_simple_median = 0.0;
+};
+
+std::string num(double v, const char* fmt = "%.6g") {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+std::string json_num(double v) { return std::isfinite(v) ? num(v, "%.10g") : "null"; }
+
+std::string json_str(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string json_estimate(const Estimate& e) {
+  return "{\"value\": " + json_num(e.value) + ", \"lo\": " + json_num(e.lo) + ", \"hi\": " +
+         json_num(e.hi) + "}";
+}
+
+void print_text(std::ostream& out, const std::string& source, const StepLawFit& fit,
+                const FitOptions& options, const PolluxInfo* pollux) {
+  out << "step curve: " << source << " (" << fit.points.size() << " batch sizes";
+  if (!fit.dropped_batches.empty()) out << ", " << fit.dropped_batches.size() << " dropped: all trials failed";
+  out << ")\n";
+  if (pollux)
+    out << "  steps to validation accuracy >= " << num(pollux->threshold, "%.4f")
+        << (pollux->default_threshold ? " (the best accuracy of the worst run)" : "") << "\n";
+  out << "law: N(M) = N_inf + alpha/M, least squares in log space; " << num(options.confidence * 100, "%g")
+      << "% percentile bootstrap, " << fit.resamples << " resamples over " << fit.bootstrap_method
+      << ", seed " << options.seed << "\n";
+  auto row = [&](const char* name, const Estimate& e) {
+    out << "  " << name << num(e.value) << "  [" << num(e.lo) << ", " << num(e.hi) << "]\n";
+  };
+  row("N_inf          ", fit.n_inf);
+  row("alpha          ", fit.alpha);
+  row("B_crit         ", fit.b_crit);
+  out << "  R^2 (log N)    " << num(fit.r2_log, "%.4f") << "  (rms log residual " << num(fit.rmse_log, "%.3g")
+      << ")\n";
+  out << "regimes: perfect scaling M <= B_crit/9 = " << num(fit.perfect_scaling_max_batch(), "%.0f")
+      << "; plateau M >= 10 B_crit = " << num(fit.plateau_min_batch(), "%.0f")
+      << " (N <= 1.1 N_inf); diminishing returns between\n";
+  out << "max useful batch size: " << num(fit.max_useful_batch.value, "%.0f") << "  ["
+      << num(fit.max_useful_batch.lo, "%.0f") << ", " << num(fit.max_useful_batch.hi, "%.0f") << "]\n";
+  const double lo = fit.points.front().batch, hi = fit.points.back().batch;
+  if (!(fit.law.b_crit() >= lo && fit.law.b_crit() <= hi))
+    out << "note: B_crit lies outside the measured batch range [" << num(lo) << ", " << num(hi)
+        << "]: the knee is an extrapolation\n";
+  out << "  batch      steps     fitted  regime\n";
+  for (const CurvePoint& p : fit.points) {
+    char line[160];
+    std::snprintf(line, sizeof line, "  %6.0f %10.0f %10.0f  %s\n", p.batch, p.steps,
+                  fit.law.steps(p.batch), to_string(regime_of(fit.law, p.batch)));
+    out << line;
+  }
+  if (pollux) {
+    out << "gradient noise scale B_simple = 128 mean(grad_var)/mean(grad_sqr) per run:";
+    for (std::size_t i = 0; i < pollux->batch.size(); ++i)
+      out << " " << num(pollux->batch[i], "%.0f") << ":" << num(pollux->b_simple[i], "%.0f");
+    out << "; median " << num(pollux->b_simple_median, "%.0f") << " (vs fitted B_crit "
+        << num(fit.b_crit.value, "%.0f") << ")\n";
+  }
+}
+
+void print_json(std::ostream& out, const std::string& source, const StepLawFit& fit,
+                const FitOptions& options, const PolluxInfo* pollux) {
+  out << "{\n  \"source\": " << json_str(source) << ",\n";
+  out << "  \"fit_space\": \"log\",\n";
+  out << "  \"n_inf\": " << json_estimate(fit.n_inf) << ",\n";
+  out << "  \"alpha\": " << json_estimate(fit.alpha) << ",\n";
+  out << "  \"b_crit\": " << json_estimate(fit.b_crit) << ",\n";
+  out << "  \"max_useful_batch\": " << json_estimate(fit.max_useful_batch) << ",\n";
+  out << "  \"r2_log\": " << json_num(fit.r2_log) << ",\n  \"rmse_log\": " << json_num(fit.rmse_log) << ",\n";
+  out << "  \"bootstrap\": {\"method\": " << json_str(fit.bootstrap_method) << ", \"resamples\": "
+      << fit.resamples << ", \"seed\": " << options.seed << ", \"confidence\": "
+      << json_num(options.confidence) << "},\n";
+  out << "  \"regimes\": {\"perfect_scaling_max_batch\": " << json_num(fit.perfect_scaling_max_batch())
+      << ", \"plateau_min_batch\": " << json_num(fit.plateau_min_batch()) << "},\n";
+  out << "  \"points\": [";
+  for (std::size_t i = 0; i < fit.points.size(); ++i) {
+    const CurvePoint& p = fit.points[i];
+    out << (i ? ", " : "") << "{\"batch\": " << json_num(p.batch) << ", \"steps\": " << json_num(p.steps)
+        << ", \"fitted\": " << json_num(fit.law.steps(p.batch)) << ", \"regime\": "
+        << json_str(to_string(regime_of(fit.law, p.batch))) << "}";
+  }
+  out << "],\n  \"dropped_batches\": [";
+  for (std::size_t i = 0; i < fit.dropped_batches.size(); ++i)
+    out << (i ? ", " : "") << json_num(fit.dropped_batches[i]);
+  out << "]";
+  if (pollux) {
+    out << ",\n  \"pollux\": {\"threshold\": " << json_num(pollux->threshold) << ", \"default_threshold\": "
+        << (pollux->default_threshold ? "true" : "false") << ", \"b_simple\": [";
+    for (std::size_t i = 0; i < pollux->batch.size(); ++i)
+      out << (i ? ", " : "") << "{\"batch\": " << json_num(pollux->batch[i]) << ", \"b_simple\": "
+          << json_num(pollux->b_simple[i]) << "}";
+    out << "], \"b_simple_median\": " << json_num(pollux->b_simple_median) << "}";
+  }
+  out << "\n}\n";
+}
+
+}  // namespace
+
+int run_fit(const Args& args) {
+  std::string curve, pollux_dir, format = "text", write_curve;
+  double threshold = std::nan("");
+  FitOptions options;
+  po::options_description visible("kneepoint fit CURVE.csv | --pollux DIR [options]");
+  visible.add_options()
+      ("help,h", "print this help")
+      ("pollux", po::value(&pollux_dir), "directory of Pollux validation-<B>.csv traces instead of a CSV")
+      ("threshold", po::value(&threshold),
+       "with --pollux: validation accuracy to reach (default: the best accuracy of the worst run)")
+      ("format", po::value(&format), "text | json")
+      ("bootstrap", po::value(&options.bootstrap_resamples), "bootstrap resamples (default 1000; 0 = none)")
+      ("seed", po::value(&options.seed), "bootstrap seed (default 1)")
+      ("write-curve", po::value(&write_curve), "write the per-batch curve that was fitted to this CSV");
+  po::options_description all;
+  all.add(visible).add_options()("curve", po::value(&curve));
+  po::positional_options_description positional;
+  positional.add("curve", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw ConfigError("kneepoint fit", e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << visible;
+    return 0;
+  }
+  if (curve.empty() == pollux_dir.empty())
+    throw ConfigError("kneepoint fit", "give exactly one of CURVE.csv or --pollux DIR");
+  if (format != "text" && format != "json")
+    throw ConfigError("kneepoint fit", "--format: expected text or json, got \"" + format + "\"");
+  if (vm.count("threshold") && pollux_dir.empty())
+    throw ConfigError("kneepoint fit", "--threshold applies to --pollux traces only");
+  if (options.bootstrap_resamples < 0)
+    throw ConfigError("kneepoint fit", "--bootstrap: expected an integer >= 0");
+
+  std::vector<CurvePoint> trials;
+  PolluxInfo pollux;
+  std::string source;
+  if (!pollux_dir.empty()) {
+    const std::vector<PolluxRun> runs = read_pollux_traces(pollux_dir);
+    pollux.default_threshold = std::isnan(threshold);
+    pollux.threshold = pollux.default_threshold ? pollux_default_threshold(runs) : threshold;
+    trials = pollux_step_curve(runs, pollux.threshold);
+    for (const PolluxRun& run : runs) {
+      pollux.batch.push_back(run.batch);
+      pollux.b_simple.push_back(run.b_simple());
+    }
+    std::vector<double> sorted = pollux.b_simple;
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t n = sorted.size();
+    pollux.b_simple_median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    source = pollux_dir;
+  } else {
+    trials = read_curve_csv(curve);
+    source = curve;
+  }
+  options.origin = source;
+  const StepLawFit fit = fit_step_law(trials, options);
+  if (!write_curve.empty()) {
+    std::ostringstream comment;
+    comment << "step curve fitted by: kneepoint fit " << source;
+    if (!pollux_dir.empty()) comment << " --pollux, threshold " << num(pollux.threshold, "%.4f");
+    comment << "\nsteps = minimum over trials per batch size";
+    write_curve_csv(write_curve, fit.points, comment.str());
+  }
+  if (format == "json") print_json(std::cout, source, fit, options, pollux_dir.empty() ? nullptr : &pollux);
+  else print_text(std::cout, source, fit, options, pollux_dir.empty() ? nullptr : &pollux);
+  return 0;
+}
+
+}  // namespace kp
