@@ -197,9 +197,14 @@ int run_fit(const Args& args) {
   const StepLawFit fit = fit_step_law(trials, options);
   if (!write_curve.empty()) {
     std::ostringstream comment;
-    comment << "step curve fitted by: kneepoint fit " << source;
-    if (!pollux_dir.empty()) comment << " --pollux, threshold " << num(pollux.threshold, "%.4f");
-    comment << "\nsteps = minimum over trials per batch size";
+    if (pollux_dir.empty()) {
+      comment << "written by: kneepoint fit " << source << " --write-curve " << write_curve
+              << "\nsteps: minimum over the trials of each batch size";
+    } else {
+      comment << "written by: kneepoint fit --pollux " << source << " --threshold "
+              << num(pollux.threshold, "%.4g") << " --write-curve " << write_curve
+              << "\nsteps: first `iteration` whose validation metric >= " << num(pollux.threshold, "%.4g");
+    }
     write_curve_csv(write_curve, fit.points, comment.str());
   }
   if (format == "json") print_json(std::cout, source, fit, options, pollux_dir.empty() ? nullptr : &pollux);

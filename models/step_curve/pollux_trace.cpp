@@ -1,6 +1,7 @@
 #include "models/step_curve/pollux_trace.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -11,6 +12,12 @@
 
 namespace kp {
 namespace {
+
+std::string format_g(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
 
 PolluxRun read_run(const std::string& path, double batch) {
   CsvTable table = read_csv_table(path);
@@ -86,8 +93,8 @@ std::vector<CurvePoint> pollux_step_curve(const std::vector<PolluxRun>& runs, do
                             [&](const PolluxRow& r) { return r.metric >= threshold; });
     if (hit == run.rows.end()) {
       diagnostics.push_back({run.path, 0, 0, "metric",
-                             "never reaches the threshold " + std::to_string(threshold) +
-                                 " (best " + std::to_string(run.best_metric()) + ")"});
+                             "never reaches the threshold " + format_g(threshold) + " (best " +
+                                 format_g(run.best_metric()) + ")"});
       continue;
     }
     points.push_back({run.batch, hit->iteration});

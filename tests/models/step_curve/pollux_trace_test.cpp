@@ -38,6 +38,17 @@ TEST(PolluxTrace, StepsToThresholdMatchHandReadValues) {
   for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(curve[i].steps, expected[i]) << curve[i].batch;
 }
 
+TEST(PolluxTrace, ShippedCurveFileMatchesTheTraces) {
+  const std::vector<CurvePoint> shipped = read_curve_csv(
+      std::string(KP_SOURCE_DIR) + "/tests/models/step_curve/data/pollux_cifar10_resnet18_acc0.93.csv");
+  const std::vector<CurvePoint> derived = pollux_step_curve(read_pollux_traces(kCifar), 0.93);
+  ASSERT_EQ(shipped.size(), derived.size());
+  for (std::size_t i = 0; i < shipped.size(); ++i) {
+    EXPECT_EQ(shipped[i].batch, derived[i].batch);
+    EXPECT_EQ(shipped[i].steps, derived[i].steps);
+  }
+}
+
 TEST(PolluxTrace, NoiseScaleIsRatioOfRunMeans) {
   // 128 * sum(grad_var) / sum(grad_sqr), hand-computed with awk.
   const std::vector<PolluxRun> runs = read_pollux_traces(kCifar);
