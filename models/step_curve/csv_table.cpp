@@ -75,6 +75,7 @@ CsvTable read_csv_table(const std::string& path) {
     CsvRow row = split(text, line);
     if (!have_header) {
       table.header = row.fields;
+      table.header_line = line;
       have_header = true;
       continue;
     }

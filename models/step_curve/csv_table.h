@@ -22,6 +22,7 @@ struct CsvRow {
 struct CsvTable {
   std::string origin;  // the file path, used in diagnostics
   std::vector<std::string> header;
+  int header_line = 0;  // 1-based
   std::vector<CsvRow> rows;
   std::vector<Diagnostic> diagnostics;  // shape errors, in line order
 

@@ -40,7 +40,7 @@ std::vector<CurvePoint> read_curve_csv(const std::string& path) {
   std::vector<Diagnostic> diagnostics = table.diagnostics;
   if (batch_col < 0 || steps_col < 0) {
     std::string missing = batch_col < 0 ? "batch" : "steps";
-    throw ConfigError({{path, 0, 0, "", "header lacks the column `" + missing +
+    throw ConfigError({{path, table.header_line, 1, "", "header lacks the column `" + missing +
                                             "` (expected at least `batch,steps`)"}});
   }
   std::vector<CurvePoint> points;

@@ -26,7 +26,7 @@ PolluxRun read_run(const std::string& path, double batch) {
   for (int k = 0; k < 5; ++k) {
     cols[k] = table.find(names[k]);
     if (cols[k] < 0)
-      throw ConfigError({{path, 1, 1, "", std::string("header lacks the column `") + names[k] + "`"}});
+      throw ConfigError({{path, table.header_line, 1, "", std::string("header lacks the column `") + names[k] + "`"}});
   }
   PolluxRun run{path, batch, {}};
   std::vector<Diagnostic> diagnostics = table.diagnostics;

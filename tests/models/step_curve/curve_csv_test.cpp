@@ -72,7 +72,13 @@ TEST_F(CurveCsv, ErrorsNameFileLineAndColumnAndAreCollected) {
 }
 
 TEST_F(CurveCsv, MissingColumnOrFileIsAConfigError) {
-  EXPECT_THROW(read_curve_csv(write("batch,iterations\n1,2\n")), ConfigError);
+  try {
+    read_curve_csv(write("# provenance\nbatch,iterations\n1,2\n"));
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.diagnostics().at(0).line, 2);  // the header line
+    EXPECT_NE(std::string(e.what()).find("`steps`"), std::string::npos) << e.what();
+  }
   EXPECT_THROW(read_curve_csv("/nonexistent/curve.csv"), ConfigError);
   EXPECT_THROW(read_curve_csv(write("")), ConfigError);
 }
