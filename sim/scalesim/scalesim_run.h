@@ -1,0 +1,27 @@
+#pragma once
+// Runs a SCALE-Sim v2 config over a topology with kneepoint's closed-form fold timing (and, in
+// USER interface mode, the per-fold DRAM stall estimate). Contract: in CALC mode every report
+// field equals SCALE-Sim v2's COMPUTE_REPORT for the layer; in USER mode Stall Cycles is an
+// estimate (see stall_model.h).
+#include <vector>
+
+#include "sim/fold_timing.h"
+#include "sim/scalesim/compute_report.h"
+#include "sim/scalesim/scalesim_config.h"
+#include "sim/scalesim/stall_model.h"
+#include "sim/scalesim/topology.h"
+
+namespace kp {
+
+struct ScaleSimLayerResult {
+  FoldTiming timing;
+  StallEstimate stalls;  // zero in CALC mode
+  ComputeReportRow report;
+};
+
+ScaleSimLayerResult simulate_scalesim_layer(const ScaleSimConfig& config, const ScaleSimLayer& layer,
+                                            int64_t layer_id);
+std::vector<ScaleSimLayerResult> simulate_scalesim(const ScaleSimConfig& config,
+                                                   const std::vector<ScaleSimLayer>& layers);
+
+}  // namespace kp

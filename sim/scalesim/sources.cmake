@@ -1,0 +1,11 @@
+# Sources of the SCALE-Sim-exact fold timing and SCALE-Sim file formats, relative to sim/.
+# Included by sim/CMakeLists.txt into kp_sim.
+set(KP_SIM_SCALESIM_SOURCES
+  fold_timing.cpp
+  scalesim/text_fields.cpp
+  scalesim/scalesim_config.cpp
+  scalesim/topology.cpp
+  scalesim/compute_report.cpp
+  scalesim/stall_model.cpp
+  scalesim/scalesim_run.cpp
+)
