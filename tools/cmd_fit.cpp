@@ -1,8 +1,6 @@
 // `kneepoint fit`: fits N(M) = N_inf + alpha/M to a step curve (a CSV of trials, or Pollux
 // validation traces at an accuracy threshold) and prints the law, its bootstrap intervals, R^2,
 // the regimes and the maximum useful batch size. See models/step_curve/step_law_fit.h.
-#include <boost/program_options.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -15,12 +13,11 @@
 #include "models/step_curve/curve_csv.h"
 #include "models/step_curve/pollux_trace.h"
 #include "models/step_curve/step_law_fit.h"
+#include "tools/cli_common.h"
 #include "tools/commands.h"
 
 namespace kp {
 namespace {
-
-namespace po = boost::program_options;
 
 struct PolluxInfo {
   double threshold = 0.0;
@@ -138,9 +135,9 @@ int run_fit(const Args& args) {
   std::string curve, pollux_dir, format = "text", write_curve;
   double threshold = std::nan("");
   FitOptions options;
-  po::options_description visible("kneepoint fit CURVE.csv | --pollux DIR [options]");
-  visible.add_options()
-      ("help,h", "print this help")
+  po::options_description desc("options");
+  desc.add_options()
+      ("curve", po::value(&curve), "step-curve CSV (columns batch,steps; one row per trial)")
       ("pollux", po::value(&pollux_dir), "directory of Pollux validation-<B>.csv traces instead of a CSV")
       ("threshold", po::value(&threshold),
        "with --pollux: validation accuracy to reach (default: the best accuracy of the worst run)")
@@ -148,21 +145,12 @@ int run_fit(const Args& args) {
       ("bootstrap", po::value(&options.bootstrap_resamples), "bootstrap resamples (default 1000; 0 = none)")
       ("seed", po::value(&options.seed), "bootstrap seed (default 1)")
       ("write-curve", po::value(&write_curve), "write the per-batch curve that was fitted to this CSV");
-  po::options_description all;
-  all.add(visible).add_options()("curve", po::value(&curve));
   po::positional_options_description positional;
   positional.add("curve", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw ConfigError("kneepoint fit", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << visible;
+  if (!parse_options("fit", "kneepoint fit CURVE.csv | --pollux DIR [--threshold X] [--format text|json]",
+                     args, desc, vm, &positional))
     return 0;
-  }
   if (curve.empty() == pollux_dir.empty())
     throw ConfigError("kneepoint fit", "give exactly one of CURVE.csv or --pollux DIR");
   if (format != "text" && format != "json")
