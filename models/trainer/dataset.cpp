@@ -1,0 +1,101 @@
+#include "models/trainer/dataset.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "core/config_error.h"
+#include "models/trainer/idx_reader.h"
+
+namespace kp {
+
+namespace {
+
+Split make_split(const IdxArray& images, const IdxArray& labels, int64_t begin, int64_t end,
+                 const std::string& images_path, const std::string& labels_path) {
+  if (images.dims.size() != 3)
+    throw ConfigError(images_path, "expected a 3-d IDX image array (n, rows, cols)");
+  if (labels.dims.size() != 1 || labels.dims[0] != images.dims[0])
+    throw ConfigError(labels_path, "expected " + std::to_string(images.dims[0]) +
+                                       " labels to match " + images_path);
+  Split s;
+  s.sample = Shape{1, images.dims[1], images.dims[2]};
+  s.n = end - begin;
+  const int64_t per = s.sample.elements();
+  s.pixels.assign(images.data.begin() + begin * per, images.data.begin() + end * per);
+  s.labels.resize(static_cast<size_t>(s.n));
+  for (int64_t i = 0; i < s.n; ++i) {
+    const int v = labels.data[static_cast<size_t>(begin + i)];
+    if (v > 9) throw ConfigError(labels_path, "label " + std::to_string(v) + " is not in 0..9");
+    s.labels[static_cast<size_t>(i)] = v;
+  }
+  return s;
+}
+
+}  // namespace
+
+Dataset load_fashion_mnist(const std::string& dir, int64_t validation_size) {
+  const std::string p = dir.empty() || dir.back() == '/' ? dir : dir + "/";
+  const std::string ti = p + "train-images-idx3-ubyte.gz", tl = p + "train-labels-idx1-ubyte.gz";
+  const std::string vi = p + "t10k-images-idx3-ubyte.gz", vl = p + "t10k-labels-idx1-ubyte.gz";
+  const IdxArray train_images = read_idx(ti), train_labels = read_idx(tl);
+  const IdxArray test_images = read_idx(vi), test_labels = read_idx(vl);
+  const int64_t n = train_images.dims.empty() ? 0 : train_images.dims[0];
+  if (validation_size < 0 || validation_size >= n)
+    throw ConfigError(ti, "validation_size " + std::to_string(validation_size) +
+                              " must be in [0, " + std::to_string(n) + ")");
+  Dataset d;
+  d.name = "fashion_mnist";
+  d.classes = 10;
+  d.train = make_split(train_images, train_labels, 0, n - validation_size, ti, tl);
+  d.validation = make_split(train_images, train_labels, n - validation_size, n, ti, tl);
+  d.test = make_split(test_images, test_labels, 0, test_images.dims[0], vi, vl);
+  // Standardise with the statistics of the training split only (no validation leakage).
+  double sum = 0, sq = 0;
+  for (uint8_t v : d.train.pixels) {
+    sum += v;
+    sq += double(v) * v;
+  }
+  const double count = static_cast<double>(d.train.pixels.size());
+  const double mean = sum / count / 255.0;
+  const double sd = std::sqrt(std::max(sq / count / (255.0 * 255.0) - mean * mean, 1e-12));
+  for (Split* s : {&d.train, &d.validation, &d.test}) {
+    s->scale = static_cast<float>(1.0 / (255.0 * sd));
+    s->shift = static_cast<float>(-mean / sd);
+  }
+  return d;
+}
+
+Dataset make_synthetic_dataset(Shape sample, int64_t classes, int64_t train, int64_t validation,
+                               uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const int64_t per = sample.elements();
+  std::vector<uint8_t> templates(static_cast<size_t>(classes * per));
+  for (auto& t : templates) t = static_cast<uint8_t>(rng() % 256);
+  auto fill = [&](Split& s, int64_t n) {
+    s.sample = sample;
+    s.n = n;
+    s.pixels.resize(static_cast<size_t>(n * per));
+    s.labels.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t c = static_cast<int64_t>(rng() % static_cast<uint64_t>(classes));
+      s.labels[static_cast<size_t>(i)] = static_cast<int32_t>(c);
+      for (int64_t j = 0; j < per; ++j) {
+        const int noise = static_cast<int>(rng() % 97) - 48;
+        const int v = templates[static_cast<size_t>(c * per + j)] + noise;
+        s.pixels[static_cast<size_t>(i * per + j)] = static_cast<uint8_t>(std::clamp(v, 0, 255));
+      }
+    }
+    s.scale = 1.0f / 128.0f;
+    s.shift = -1.0f;
+  };
+  Dataset d;
+  d.name = "synthetic";
+  d.classes = classes;
+  fill(d.train, train);
+  fill(d.validation, validation);
+  fill(d.test, validation);
+  return d;
+}
+
+}  // namespace kp

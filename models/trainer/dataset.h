@@ -1,0 +1,38 @@
+#pragma once
+// Image-classification data for the trainer. Contract: a Split holds n samples of `sample` shape
+// as bytes (channels-last, HWC) plus labels in [0, classes); a sample's float value is
+// byte * scale + shift, applied when a batch is gathered, so the data stays 1 byte per pixel and a
+// Dataset can be shared read-only by concurrent trials.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/network_spec.h"
+
+namespace kp {
+
+struct Split {
+  Shape sample;
+  int64_t n = 0;
+  std::vector<uint8_t> pixels;   // n * sample.elements()
+  std::vector<int32_t> labels;   // n
+  float scale = 1.0f / 255.0f;
+  float shift = 0.0f;
+};
+
+struct Dataset {
+  std::string name;
+  int64_t classes = 0;
+  Split train, validation, test;
+};
+
+// Fashion-MNIST from the four IDX .gz files in `dir`; the last `validation_size` training images
+// are held out as the validation split (Shallue et al. 2019). Pixels are standardised with the
+// training-set mean/std. Throws ConfigError naming the file if one is missing, truncated or corrupt.
+Dataset load_fashion_mnist(const std::string& dir, int64_t validation_size = 10000);
+
+// A small learnable problem for unit tests: each class is a fixed random template plus noise.
+Dataset make_synthetic_dataset(Shape sample, int64_t classes, int64_t train, int64_t validation,
+                               uint64_t seed);
+
+}  // namespace kp

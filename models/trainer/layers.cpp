@@ -1,0 +1,270 @@
+#include "models/trainer/layers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+namespace kp::trainer_detail {
+
+namespace {
+
+template <class T>
+using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+template <class T>
+using MapM = Eigen::Map<Mat<T>>;
+template <class T>
+using CMapM = Eigen::Map<const Mat<T>>;
+template <class T>
+using MapV = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+
+// TensorFlow's "same": the total padding is split with the extra row/column at the end.
+int64_t pad_before(int64_t in, int64_t out, int64_t kernel, int64_t stride, Padding p) {
+  if (p == Padding::Valid) return 0;
+  return std::max<int64_t>((out - 1) * stride + kernel - in, 0) / 2;
+}
+
+template <class T>
+class Dense final : public Layer<T> {
+ public:
+  explicit Dense(const ResolvedLayer& l)
+      : m_in(l.in.elements()), m_out(l.out.elements()), m_bias(l.spec.bias) {
+    this->m_params = m_in * m_out + (m_bias ? m_out : 0);
+  }
+  void init(std::mt19937_64& rng) override {
+    he_normal(this->m_w, m_in * m_out, m_in, rng);
+    if (m_bias) std::fill(this->m_w + m_in * m_out, this->m_w + this->m_params, T(0));
+  }
+  void forward(const T* x, T* y, int64_t batch) override {
+    CMapM<T> W(this->m_w, m_out, m_in), X(x, m_in, batch);
+    MapM<T> Y(y, m_out, batch);
+    Y.noalias() = W * X;
+    if (m_bias) Y.colwise() += MapV<T>(this->m_w + m_in * m_out, m_out);
+  }
+  void backward(const T* x, const T*, const T* dy, T* dx, int64_t batch) override {
+    CMapM<T> W(this->m_w, m_out, m_in), X(x, m_in, batch), dY(dy, m_out, batch);
+    MapM<T> dW(this->m_dw, m_out, m_in);
+    if (batch == 1)
+      dW.noalias() = dY.col(0) * X.col(0).transpose();  // an outer product, not a k=1 GEMM
+    else
+      dW.noalias() = dY * X.transpose();
+    if (m_bias) MapV<T>(this->m_dw + m_in * m_out, m_out) = dY.rowwise().sum();
+    if (dx) MapM<T>(dx, m_in, batch).noalias() = W.transpose() * dY;
+  }
+
+ private:
+  int64_t m_in, m_out;
+  bool m_bias;
+};
+
+// im2col + GEMM, in chunks of samples so the column buffer stays cache-sized (~4 MiB) for any batch.
+template <class T>
+class Conv2d final : public Layer<T> {
+ public:
+  Conv2d(const ResolvedLayer& l, int64_t max_batch)
+      : m_c(l.in.c), m_h(l.in.h), m_w_in(l.in.w), m_f(l.out.c), m_ho(l.out.h), m_wo(l.out.w),
+        m_k(l.spec.kernel), m_s(l.spec.stride), m_bias(l.spec.bias) {
+    m_pt = pad_before(m_h, m_ho, m_k, m_s, l.spec.padding);
+    m_pl = pad_before(m_w_in, m_wo, m_k, m_s, l.spec.padding);
+    m_kk = m_k * m_k * m_c;
+    this->m_params = m_f * m_kk + (m_bias ? m_f : 0);
+    const int64_t per_sample = m_kk * m_ho * m_wo;
+    m_chunk = std::clamp<int64_t>((int64_t{1} << 20) / std::max<int64_t>(per_sample, 1), 1,
+                                  std::max<int64_t>(max_batch, 1));
+    m_col.resize(static_cast<size_t>(per_sample * m_chunk));
+  }
+  void init(std::mt19937_64& rng) override {
+    he_normal(this->m_w, m_f * m_kk, m_kk, rng);
+    if (m_bias) std::fill(this->m_w + m_f * m_kk, this->m_w + this->m_params, T(0));
+  }
+  void forward(const T* x, T* y, int64_t batch) override {
+    CMapM<T> W(this->m_w, m_f, m_kk);
+    const int64_t p = m_ho * m_wo;
+    for (int64_t n0 = 0; n0 < batch; n0 += m_chunk) {
+      const int64_t nb = std::min(m_chunk, batch - n0);
+      im2col(x, n0, nb);
+      MapM<T> Y(y + n0 * m_f * p, m_f, p * nb);
+      Y.noalias() = W * CMapM<T>(m_col.data(), m_kk, p * nb);
+      if (m_bias) Y.colwise() += MapV<T>(this->m_w + m_f * m_kk, m_f);
+    }
+  }
+  void backward(const T* x, const T*, const T* dy, T* dx, int64_t batch) override {
+    CMapM<T> W(this->m_w, m_f, m_kk);
+    MapM<T> dW(this->m_dw, m_f, m_kk);
+    const int64_t p = m_ho * m_wo;
+    if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f).setZero();
+    if (dx) std::fill(dx, dx + batch * m_c * m_h * m_w_in, T(0));
+    for (int64_t n0 = 0; n0 < batch; n0 += m_chunk) {
+      const int64_t nb = std::min(m_chunk, batch - n0);
+      im2col(x, n0, nb);
+      CMapM<T> dY(dy + n0 * m_f * p, m_f, p * nb);
+      MapM<T> col(m_col.data(), m_kk, p * nb);
+      if (n0 == 0)
+        dW.noalias() = dY * col.transpose();
+      else
+        dW.noalias() += dY * col.transpose();
+      if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f) += dY.rowwise().sum();
+      if (dx) {
+        col.noalias() = W.transpose() * dY;
+        col2im(dx, n0, nb);
+      }
+    }
+  }
+
+ private:
+  template <class F>
+  void for_each_patch(int64_t n0, int64_t nb, F&& f) {
+    T* col = m_col.data();
+    for (int64_t n = n0; n < n0 + nb; ++n)
+      for (int64_t oh = 0; oh < m_ho; ++oh)
+        for (int64_t ow = 0; ow < m_wo; ++ow, col += m_kk)
+          for (int64_t kh = 0; kh < m_k; ++kh) {
+            const int64_t ih = oh * m_s - m_pt + kh;
+            for (int64_t kw = 0; kw < m_k; ++kw) {
+              const int64_t iw = ow * m_s - m_pl + kw;
+              T* c = col + (kh * m_k + kw) * m_c;
+              const bool inside = ih >= 0 && ih < m_h && iw >= 0 && iw < m_w_in;
+              f(c, inside ? ((n * m_h + ih) * m_w_in + iw) * m_c : -1);
+            }
+          }
+  }
+  void im2col(const T* x, int64_t n0, int64_t nb) {
+    const int64_t c = m_c;
+    for_each_patch(n0, nb, [x, c](T* col, int64_t off) {
+      if (off < 0)
+        std::fill(col, col + c, T(0));
+      else
+        std::memcpy(col, x + off, sizeof(T) * static_cast<size_t>(c));
+    });
+  }
+  void col2im(T* dx, int64_t n0, int64_t nb) {
+    const int64_t c = m_c;
+    for_each_patch(n0, nb, [dx, c](T* col, int64_t off) {
+      if (off >= 0)
+        for (int64_t i = 0; i < c; ++i) dx[off + i] += col[i];
+    });
+  }
+
+  int64_t m_c, m_h, m_w_in, m_f, m_ho, m_wo, m_k, m_s, m_pt = 0, m_pl = 0, m_kk = 0, m_chunk = 1;
+  bool m_bias;
+  std::vector<T> m_col;
+};
+
+template <class T>
+class MaxPool final : public Layer<T> {
+ public:
+  MaxPool(const ResolvedLayer& l, int64_t max_batch)
+      : m_c(l.in.c), m_h(l.in.h), m_w_in(l.in.w), m_ho(l.out.h), m_wo(l.out.w),
+        m_k(l.spec.kernel), m_s(l.spec.stride) {
+    m_pt = pad_before(m_h, m_ho, m_k, m_s, l.spec.padding);
+    m_pl = pad_before(m_w_in, m_wo, m_k, m_s, l.spec.padding);
+    m_arg.resize(static_cast<size_t>(l.out.elements() * max_batch));
+  }
+  void forward(const T* x, T* y, int64_t batch) override {
+    const int64_t in_n = m_c * m_h * m_w_in;
+    int32_t* arg = m_arg.data();
+    for (int64_t n = 0; n < batch; ++n) {
+      const T* xn = x + n * in_n;
+      for (int64_t oh = 0; oh < m_ho; ++oh)
+        for (int64_t ow = 0; ow < m_wo; ++ow, y += m_c, arg += m_c) {
+          std::fill(y, y + m_c, -std::numeric_limits<T>::infinity());
+          for (int64_t kh = 0; kh < m_k; ++kh) {
+            const int64_t ih = oh * m_s - m_pt + kh;
+            if (ih < 0 || ih >= m_h) continue;
+            for (int64_t kw = 0; kw < m_k; ++kw) {
+              const int64_t iw = ow * m_s - m_pl + kw;
+              if (iw < 0 || iw >= m_w_in) continue;
+              const int64_t off = (ih * m_w_in + iw) * m_c;
+              for (int64_t c = 0; c < m_c; ++c)
+                if (xn[off + c] > y[c]) {
+                  y[c] = xn[off + c];
+                  arg[c] = static_cast<int32_t>(off + c);
+                }
+            }
+          }
+        }
+    }
+  }
+  void backward(const T*, const T*, const T* dy, T* dx, int64_t batch) override {
+    if (!dx) return;
+    const int64_t in_n = m_c * m_h * m_w_in, out_n = m_c * m_ho * m_wo;
+    std::fill(dx, dx + batch * in_n, T(0));
+    for (int64_t n = 0; n < batch; ++n)
+      for (int64_t i = 0; i < out_n; ++i)
+        dx[n * in_n + m_arg[static_cast<size_t>(n * out_n + i)]] += dy[n * out_n + i];
+  }
+
+ private:
+  int64_t m_c, m_h, m_w_in, m_ho, m_wo, m_k, m_s, m_pt = 0, m_pl = 0;
+  std::vector<int32_t> m_arg;
+};
+
+template <class T>
+class Relu final : public Layer<T> {
+ public:
+  explicit Relu(const ResolvedLayer& l) : m_n(l.in.elements()) {}
+  void forward(const T* x, T* y, int64_t batch) override {
+    for (int64_t i = 0; i < m_n * batch; ++i) y[i] = x[i] > T(0) ? x[i] : T(0);
+  }
+  void backward(const T*, const T* y, const T* dy, T* dx, int64_t batch) override {
+    if (!dx) return;
+    for (int64_t i = 0; i < m_n * batch; ++i) dx[i] = y[i] > T(0) ? dy[i] : T(0);
+  }
+
+ private:
+  int64_t m_n;
+};
+
+// Flatten keeps the (HWC) memory order, so it is a copy in both directions.
+template <class T>
+class Flatten final : public Layer<T> {
+ public:
+  explicit Flatten(const ResolvedLayer& l) : m_n(l.in.elements()) {}
+  void forward(const T* x, T* y, int64_t batch) override { std::copy(x, x + m_n * batch, y); }
+  void backward(const T*, const T*, const T* dy, T* dx, int64_t batch) override {
+    if (dx) std::copy(dy, dy + m_n * batch, dx);
+  }
+
+ private:
+  int64_t m_n;
+};
+
+}  // namespace
+
+template <class T>
+void he_normal(T* w, int64_t n, int64_t fan_in, std::mt19937_64& rng) {
+  // Box-Muller on the raw engine output: identical on every standard library (unlike
+  // std::normal_distribution), so a seed means the same network everywhere.
+  const double sd = std::sqrt(2.0 / static_cast<double>(std::max<int64_t>(fan_in, 1)));
+  constexpr double two_pi = 6.283185307179586;
+  for (int64_t i = 0; i < n; i += 2) {
+    const double u1 = (static_cast<double>(rng() >> 11) + 1.0) * 0x1.0p-53;
+    const double u2 = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+    const double r = std::sqrt(-2.0 * std::log(u1)) * sd;
+    w[i] = static_cast<T>(r * std::cos(two_pi * u2));
+    if (i + 1 < n) w[i + 1] = static_cast<T>(r * std::sin(two_pi * u2));
+  }
+}
+
+template <class T>
+std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& l, int64_t max_batch) {
+  switch (l.spec.kind) {
+    case LayerKind::Dense: return std::make_unique<Dense<T>>(l);
+    case LayerKind::Conv2d: return std::make_unique<Conv2d<T>>(l, max_batch);
+    case LayerKind::MaxPool: return std::make_unique<MaxPool<T>>(l, max_batch);
+    case LayerKind::Relu: return std::make_unique<Relu<T>>(l);
+    case LayerKind::Flatten: return std::make_unique<Flatten<T>>(l);
+    default:
+      throw std::invalid_argument("layer \"" + l.spec.name + "\": the trainer has no " +
+                                  layer_kind_name(l.spec.kind) + " layer");
+  }
+}
+
+template std::unique_ptr<Layer<float>> make_layer<float>(const ResolvedLayer&, int64_t);
+template std::unique_ptr<Layer<double>> make_layer<double>(const ResolvedLayer&, int64_t);
+template void he_normal<float>(float*, int64_t, int64_t, std::mt19937_64&);
+template void he_normal<double>(double*, int64_t, int64_t, std::mt19937_64&);
+
+}  // namespace kp::trainer_detail

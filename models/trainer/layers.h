@@ -1,0 +1,45 @@
+#pragma once
+// Internal to kp_trainer (includes Eigen; compiled with the trainer's own flags, so never include
+// it from outside models/trainer). Contract: activations of a batch are a column-major matrix
+// (features, batch), one column per sample, features channels-last (HWC) so that a convolution's
+// GEMM output (filters, pixels*batch) already is the next layer's input. A layer's parameters are
+// views into the network's one flat parameter array; backward() overwrites (never accumulates)
+// its parameter gradient and, when dx is not null, writes the input gradient.
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <memory>
+#include <random>
+
+#include "core/network_spec.h"
+
+namespace kp::trainer_detail {
+
+template <class T>
+class Layer {
+ public:
+  virtual ~Layer() = default;
+  int64_t param_count() const { return m_params; }
+  void bind(T* w, T* dw) {
+    m_w = w;
+    m_dw = dw;
+  }
+  virtual void init(std::mt19937_64& /*rng*/) {}
+  virtual void forward(const T* x, T* y, int64_t batch) = 0;
+  virtual void backward(const T* x, const T* y, const T* dy, T* dx, int64_t batch) = 0;
+
+ protected:
+  int64_t m_params = 0;
+  T* m_w = nullptr;
+  T* m_dw = nullptr;
+};
+
+// Throws std::invalid_argument for a layer kind the trainer does not implement.
+template <class T>
+std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& layer, int64_t max_batch);
+
+// He et al. 2015 ("Delving deep into rectifiers"): N(0, 2/fan_in), suited to ReLU networks.
+template <class T>
+void he_normal(T* w, int64_t n, int64_t fan_in, std::mt19937_64& rng);
+
+}  // namespace kp::trainer_detail

@@ -1,0 +1,133 @@
+#include "models/trainer/network.h"
+
+#include <Eigen/Core>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "models/trainer/layers.h"
+
+namespace kp {
+
+template <class T>
+struct Network<T>::Impl {
+  std::vector<std::unique_ptr<trainer_detail::Layer<T>>> layers;
+  std::vector<std::vector<T>> acts;   // acts[0] = input, acts[i + 1] = output of layer i
+  std::vector<std::vector<T>> dacts;  // gradient of the loss w.r.t. acts[i]
+  std::vector<T> params, grads;
+  int64_t max_batch = 0, in_elems = 0, classes = 0;
+  bool input_grad = false;
+
+  // Softmax cross-entropy on the logits (classes, batch); writes d(mean loss)/d logits to dlogits.
+  double loss(const int32_t* labels, int64_t batch, T* dlogits, int64_t* errors) {
+    const T* z = acts.back().data();
+    double total = 0;
+    for (int64_t n = 0; n < batch; ++n) {
+      const T* zn = z + n * classes;
+      const int32_t y = labels[n];
+      if (y < 0 || y >= classes) throw std::out_of_range("label outside [0, classes)");
+      int64_t best = 0;
+      for (int64_t c = 1; c < classes; ++c)
+        if (zn[c] > zn[best]) best = c;
+      const T zmax = zn[best];
+      double sum = 0;
+      for (int64_t c = 0; c < classes; ++c) sum += std::exp(double(zn[c] - zmax));
+      total += std::log(sum) - double(zn[y] - zmax);
+      if (errors && best != y) ++*errors;
+      if (dlogits) {
+        T* dn = dlogits + n * classes;
+        const double inv = 1.0 / (sum * double(batch));
+        for (int64_t c = 0; c < classes; ++c)
+          dn[c] = static_cast<T>(std::exp(double(zn[c] - zmax)) * inv);
+        dn[y] -= static_cast<T>(1.0 / double(batch));
+      }
+    }
+    return total;
+  }
+  void forward(int64_t batch) {
+    if (batch < 1 || batch > max_batch)
+      throw std::invalid_argument("batch " + std::to_string(batch) + " outside [1, max_batch]");
+    for (size_t i = 0; i < layers.size(); ++i)
+      layers[i]->forward(acts[i].data(), acts[i + 1].data(), batch);
+  }
+};
+
+template <class T>
+Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed)
+    : m(std::make_unique<Impl>()) {
+  if (net.layers.empty() || net.layers.back().spec.kind != LayerKind::SoftmaxCrossEntropy)
+    throw std::invalid_argument("the trainer needs a softmax_cross_entropy last layer");
+  if (max_batch < 1) throw std::invalid_argument("max_batch must be >= 1");
+  m->max_batch = max_batch;
+  m->in_elems = net.input.elements();
+  m->classes = net.layers.back().in.elements();
+  m->acts.emplace_back(static_cast<size_t>(m->in_elems * max_batch));
+  m->dacts.emplace_back(static_cast<size_t>(m->in_elems * max_batch));
+  int64_t total = 0;
+  for (size_t i = 0; i + 1 < net.layers.size(); ++i) {
+    const ResolvedLayer& l = net.layers[i];
+    m->layers.push_back(trainer_detail::make_layer<T>(l, max_batch));
+    total += m->layers.back()->param_count();
+    m->acts.emplace_back(static_cast<size_t>(l.out.elements() * max_batch));
+    m->dacts.emplace_back(static_cast<size_t>(l.out.elements() * max_batch));
+  }
+  m->params.assign(static_cast<size_t>(total), T(0));
+  m->grads.assign(static_cast<size_t>(total), T(0));
+  std::mt19937_64 rng(seed);
+  int64_t off = 0;
+  for (auto& l : m->layers) {
+    l->bind(m->params.data() + off, m->grads.data() + off);
+    l->init(rng);
+    off += l->param_count();
+  }
+}
+
+template <class T>
+Network<T>::~Network() = default;
+template <class T>
+Network<T>::Network(Network&&) noexcept = default;
+template <class T>
+Network<T>& Network<T>::operator=(Network&&) noexcept = default;
+
+template <class T>
+int64_t Network<T>::max_batch() const { return m->max_batch; }
+template <class T>
+int64_t Network<T>::input_elements() const { return m->in_elems; }
+template <class T>
+int64_t Network<T>::classes() const { return m->classes; }
+template <class T>
+int64_t Network<T>::num_params() const { return static_cast<int64_t>(m->params.size()); }
+template <class T>
+T* Network<T>::params() { return m->params.data(); }
+template <class T>
+const T* Network<T>::grads() const { return m->grads.data(); }
+template <class T>
+T* Network<T>::input() { return m->acts[0].data(); }
+template <class T>
+void Network<T>::set_compute_input_grad(bool on) { m->input_grad = on; }
+template <class T>
+const T* Network<T>::input_grad() const { return m->dacts[0].data(); }
+
+template <class T>
+double Network<T>::forward_backward(const int32_t* labels, int64_t batch) {
+  m->forward(batch);
+  const double loss = m->loss(labels, batch, m->dacts.back().data(), nullptr) / double(batch);
+  for (size_t i = m->layers.size(); i-- > 0;) {
+    T* dx = (i > 0 || m->input_grad) ? m->dacts[i].data() : nullptr;
+    m->layers[i]->backward(m->acts[i].data(), m->acts[i + 1].data(), m->dacts[i + 1].data(), dx,
+                           batch);
+  }
+  return loss;
+}
+
+template <class T>
+double Network<T>::evaluate(const int32_t* labels, int64_t batch, int64_t* errors) {
+  m->forward(batch);
+  return m->loss(labels, batch, nullptr, errors);
+}
+
+template class Network<float>;
+template class Network<double>;
+
+}  // namespace kp

@@ -1,0 +1,50 @@
+#pragma once
+// A trainable network built from a ResolvedNetwork (the same Spec the simulator lowers). Contract:
+// every buffer (activations, gradients, im2col columns) is allocated in the constructor for
+// `max_batch` samples; a step allocates nothing. The last layer must be softmax_cross_entropy
+// (the loss, mean over the batch). Parameters and their gradients each live in one flat array
+// (layer by layer, weights then bias), so optimizers and gradient statistics are plain loops.
+// T is float for training and double for the numeric gradient check. Not thread-safe; one
+// Network per trial, and trials on different threads do not interact.
+#include <cstdint>
+#include <memory>
+
+#include "core/network_spec.h"
+
+namespace kp {
+
+template <class T>
+class Network {
+ public:
+  // He-initialised from `seed`. Throws std::invalid_argument for unsupported layers.
+  Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed);
+  ~Network();
+  Network(Network&&) noexcept;
+  Network& operator=(Network&&) noexcept;
+
+  int64_t max_batch() const;
+  int64_t input_elements() const;   // per sample, channels-last (HWC)
+  int64_t classes() const;
+  int64_t num_params() const;
+  T* params();
+  const T* grads() const;
+
+  // The batch is read from here: input_elements() x batch, column-major (one sample per column).
+  T* input();
+  // Forward, loss and backward for `batch` samples of input(); returns the mean cross-entropy and
+  // fills grads() (and input_grad() if enabled). Labels are in [0, classes()).
+  double forward_backward(const int32_t* labels, int64_t batch);
+  // Forward only; returns the summed cross-entropy and adds misclassified samples to *errors.
+  double evaluate(const int32_t* labels, int64_t batch, int64_t* errors);
+  void set_compute_input_grad(bool on);
+  const T* input_grad() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> m;
+};
+
+extern template class Network<float>;
+extern template class Network<double>;
+
+}  // namespace kp

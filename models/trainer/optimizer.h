@@ -1,0 +1,32 @@
+#pragma once
+// First-order optimizers on a flat parameter array, in the PyTorch (torch.optim.SGD) formulation,
+// weight decay coupled as an L2 term g += wd * w:
+//   sgd:      w -= lr * g
+//   momentum: v = mu * v + g;  w -= lr * v                    (heavy ball, Polyak 1964)
+//   nesterov: v = mu * v + g;  w -= lr * (g + mu * v)         (Sutskever et al. 2013, ICML, eq. 3-4,
+//             rewritten in terms of the current parameters as PyTorch and Keras do)
+// Learning rate at step t (0-based): linear warm-up lr * (t+1)/warmup_steps for t < warmup_steps,
+// then constant, or linear decay to lr * final_lr_factor at decay_steps and held there.
+// Contract: step() allocates nothing; the velocity starts at zero.
+#include <cstdint>
+#include <vector>
+
+#include "core/workload_spec.h"
+
+namespace kp {
+
+double learning_rate_at(const OptimizerSpec& spec, int64_t step);
+
+class Optimizer {
+ public:
+  Optimizer(const OptimizerSpec& spec, int64_t num_params);
+  // Applies one update with the gradient g (of the loss, without weight decay) at step `step`.
+  void step(float* w, const float* g, int64_t step);
+
+ private:
+  OptimizerSpec m_spec;
+  int64_t m_n;
+  std::vector<float> m_velocity;
+};
+
+}  // namespace kp

@@ -1,0 +1,149 @@
+#include "models/trainer/trainer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace kp {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// SplitMix64 (Steele et al. 2014): decorrelates the per-epoch shuffling seeds.
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+constexpr int64_t k_eval_chunk = 256;
+
+int64_t checked_max_batch(const Dataset& data, const TrialConfig& cfg) {
+  if (cfg.batch < 1) throw std::invalid_argument("batch must be >= 1");
+  if (cfg.batch > data.train.n)
+    throw std::invalid_argument("batch " + std::to_string(cfg.batch) +
+                                " exceeds the training set (" + std::to_string(data.train.n) + ")");
+  return std::max(cfg.batch, k_eval_chunk);
+}
+
+// Copies samples into the network input, converting bytes to standardised floats.
+void gather(const Split& s, const int64_t* idx, int64_t count, float* x, int32_t* labels) {
+  const int64_t per = s.sample.elements();
+  for (int64_t i = 0; i < count; ++i) {
+    const uint8_t* src = s.pixels.data() + idx[i] * per;
+    float* dst = x + i * per;
+    for (int64_t j = 0; j < per; ++j) dst[j] = float(src[j]) * s.scale + s.shift;
+    labels[i] = s.labels[static_cast<size_t>(idx[i])];
+  }
+}
+
+}  // namespace
+
+Trainer::Trainer(const ResolvedNetwork& net, const Dataset& data, const TrialConfig& config)
+    : m_data(data),
+      m_cfg(config),
+      m_net(net, checked_max_batch(data, config), config.seed),
+      m_opt(config.optimizer, m_net.num_params()),
+      m_perm(static_cast<size_t>(data.train.n)),
+      m_labels(static_cast<size_t>(m_net.max_batch())) {
+  if (data.train.sample.elements() != m_net.input_elements())
+    throw std::invalid_argument("the dataset's samples do not match the network input");
+  m_pos = data.train.n;  // forces a shuffle before the first batch
+}
+
+void Trainer::next_batch() {
+  const int64_t n = m_data.train.n;
+  if (m_pos + m_cfg.batch > n) {  // a new epoch; the incomplete tail of the last one is dropped
+    for (int64_t i = 0; i < n; ++i) m_perm[static_cast<size_t>(i)] = i;
+    uint64_t state = splitmix64(m_cfg.seed * 0x100000001b3ull + static_cast<uint64_t>(m_epoch));
+    for (int64_t i = n - 1; i > 0; --i) {  // Fisher-Yates with a portable draw
+      state = splitmix64(state);
+      const int64_t j = static_cast<int64_t>(state % static_cast<uint64_t>(i + 1));
+      std::swap(m_perm[static_cast<size_t>(i)], m_perm[static_cast<size_t>(j)]);
+    }
+    m_pos = 0;
+    ++m_epoch;
+  }
+  gather(m_data.train, m_perm.data() + m_pos, m_cfg.batch, m_net.input(), m_labels.data());
+  m_pos += m_cfg.batch;
+}
+
+double Trainer::step() {
+  next_batch();
+  const double loss = m_net.forward_backward(m_labels.data(), m_cfg.batch);
+  m_opt.step(m_net.params(), m_net.grads(), m_step);
+  ++m_step;
+  return loss;
+}
+
+double Trainer::last_grad_sq_norm() const {
+  const float* g = m_net.grads();
+  double s = 0;
+  for (int64_t i = 0, n = m_net.num_params(); i < n; ++i) s += double(g[i]) * g[i];
+  return s;
+}
+
+double Trainer::evaluate(const Split& split) {
+  if (split.n == 0) return 0;
+  std::vector<int64_t> idx(static_cast<size_t>(k_eval_chunk));  // per evaluation, not per step
+  int64_t errors = 0;
+  for (int64_t b = 0; b < split.n; b += k_eval_chunk) {
+    const int64_t count = std::min(k_eval_chunk, split.n - b);
+    for (int64_t i = 0; i < count; ++i) idx[static_cast<size_t>(i)] = b + i;
+    gather(split, idx.data(), count, m_net.input(), m_labels.data());
+    m_net.evaluate(m_labels.data(), count, &errors);
+  }
+  return double(errors) / double(split.n);
+}
+
+TrialResult train_trial(const ResolvedNetwork& net, const Dataset& data, const TrialConfig& config,
+                        int64_t stop_after_steps, StepObserver* observer) {
+  const auto t0 = Clock::now();
+  Trainer trainer(net, data, config);
+  TrialResult r;
+  const int64_t budget =
+      stop_after_steps > 0 ? std::min(stop_after_steps, config.max_steps) : config.max_steps;
+  const int64_t eval_every = std::max<int64_t>(config.eval_every, 1);
+  double update_s = 0, loss_sum = 0;
+  int64_t loss_count = 0;
+  while (r.steps < budget) {
+    const auto s0 = Clock::now();
+    const double loss = trainer.step();
+    update_s += std::chrono::duration<double>(Clock::now() - s0).count();
+    ++r.steps;
+    if (observer) observer->on_step(r.steps, loss, trainer);
+    if (!std::isfinite(loss) || loss > config.divergence_loss) {
+      r.diverged = true;
+      break;
+    }
+    loss_sum += loss;
+    ++loss_count;
+    if (r.steps % eval_every == 0 || r.steps == budget) {
+      const double err = trainer.evaluate(data.validation);
+      r.curve.push_back({r.steps, err, loss_sum / double(loss_count)});
+      loss_sum = 0;
+      loss_count = 0;
+      if (err <= config.target_error) {
+        r.steps_to_target = r.steps;
+        break;
+      }
+    }
+  }
+  r.mean_update_s = r.steps > 0 ? update_s / double(r.steps) : 0;
+  r.wall_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  return r;
+}
+
+TrialConfig trial_config_from(const WorkloadSpec& w, int64_t batch) {
+  TrialConfig c;
+  c.batch = batch;
+  c.optimizer = w.optimizer;
+  c.max_steps = w.target.max_steps;
+  c.eval_every = w.target.eval_every;
+  c.target_error = w.target.validation_error;
+  return c;
+}
+
+}  // namespace kp

@@ -1,0 +1,86 @@
+#pragma once
+// One training trial: a network, a dataset, a batch size and an optimizer setting, trained until
+// the validation error reaches a target or a step budget runs out. This is what a measured step
+// curve is made of (Shallue et al. 2019: steps to a target validation error vs batch size).
+// Contract: deterministic for a given (network, dataset, config) — initialisation, shuffling and
+// arithmetic depend only on config.seed, never on the thread or on other trials running at the
+// same time (Eigen runs single-threaded here: no OpenMP). All buffers are allocated at
+// construction; step() allocates nothing.
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "core/network_spec.h"
+#include "core/workload_spec.h"
+#include "models/trainer/dataset.h"
+#include "models/trainer/network.h"
+#include "models/trainer/optimizer.h"
+
+namespace kp {
+
+struct TrialConfig {
+  int64_t batch = 128;
+  OptimizerSpec optimizer;         // kind, learning_rate, momentum, weight decay, schedule
+  int64_t max_steps = 10000;
+  int64_t eval_every = 100;        // steps between validation evaluations
+  double target_error = 0.1;       // stop at the first evaluation with error <= target
+  uint64_t seed = 1;
+  double divergence_loss = 1e3;    // a mini-batch loss above this (or non-finite) is divergence
+};
+
+struct CurvePoint {
+  int64_t step = 0;
+  double validation_error = 0;
+  double train_loss = 0;           // mean mini-batch loss since the previous evaluation
+};
+
+struct TrialResult {
+  std::optional<int64_t> steps_to_target;
+  std::vector<CurvePoint> curve;
+  bool diverged = false;
+  int64_t steps = 0;               // updates performed
+  double wall_time_s = 0;          // everything, evaluations included
+  double mean_update_s = 0;        // mean time of one update (batch gather, fwd, bwd, optimizer)
+};
+
+class Trainer {
+ public:
+  Trainer(const ResolvedNetwork& net, const Dataset& data, const TrialConfig& config);
+  // One update on the next mini-batch; returns its mean loss.
+  double step();
+  // Squared L2 norm of the last mini-batch gradient of the loss (no weight decay), for
+  // McCandlish et al. 2018's noise scale B_simple = tr(Sigma) / |G|^2.
+  double last_grad_sq_norm() const;
+  double evaluate(const Split& split);  // classification error in [0, 1]
+  int64_t steps_done() const { return m_step; }
+  Network<float>& network() { return m_net; }
+
+ private:
+  void next_batch();
+
+  const Dataset& m_data;
+  TrialConfig m_cfg;
+  Network<float> m_net;
+  Optimizer m_opt;
+  std::vector<int64_t> m_perm;
+  std::vector<int32_t> m_labels;
+  int64_t m_pos = 0, m_epoch = 0, m_step = 0;
+};
+
+// Called after every update; may read trainer.last_grad_sq_norm().
+class StepObserver {
+ public:
+  virtual ~StepObserver() = default;
+  virtual void on_step(int64_t step, double loss, const Trainer& trainer) = 0;
+};
+
+// Trains until the target, divergence, config.max_steps or stop_after_steps (if > 0, e.g. a
+// trial that can no longer beat the best one) updates.
+TrialResult train_trial(const ResolvedNetwork& net, const Dataset& data, const TrialConfig& config,
+                        int64_t stop_after_steps = 0, StepObserver* observer = nullptr);
+
+// The workload's optimizer and target with the given batch.
+TrialConfig trial_config_from(const WorkloadSpec& workload, int64_t batch);
+
+}  // namespace kp

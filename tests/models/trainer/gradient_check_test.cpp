@@ -1,0 +1,148 @@
+// Numeric-vs-analytic gradient checks (tiny-dnn's habit), run in double precision: with central
+// differences of step 1e-6 the truncation error is O(1e-12) and the rounding error O(1e-10), so a
+// relative error above 1e-6 means a wrong derivative, not noise.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "models/trainer/network.h"
+#include "models/trainer/zoo.h"
+
+namespace kp {
+namespace {
+
+LayerSpec make(LayerKind kind, int64_t n = 0, int64_t kernel = 1, int64_t stride = 1,
+               Padding pad = Padding::Valid) {
+  LayerSpec l;
+  l.kind = kind;
+  l.name = layer_kind_name(kind);
+  l.units = n;
+  l.filters = n;
+  l.kernel = kernel;
+  l.stride = stride;
+  l.padding = pad;
+  return l;
+}
+
+double rel_err(double a, double b) { return std::abs(a - b) / std::max(1e-8, std::abs(a) + std::abs(b)); }
+
+// Checks d loss / d params (every parameter, or every `stride`-th) and d loss / d input.
+void check_gradients(const NetworkSpec& spec, int64_t batch, int64_t param_stride = 1) {
+  const ResolvedNetwork net = resolve_network(spec);
+  Network<double> nn(net, batch, 7);
+  nn.set_compute_input_grad(true);
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> nd(0.0, 1.0);
+  const int64_t nx = nn.input_elements() * batch;
+  for (int64_t i = 0; i < nx; ++i) nn.input()[i] = nd(rng);
+  // Small random biases too, so bias gradients do not sit at a symmetric point.
+  for (int64_t i = 0; i < nn.num_params(); ++i) nn.params()[i] += 0.05 * nd(rng);
+  std::vector<int32_t> labels(static_cast<size_t>(batch));
+  for (auto& y : labels) y = static_cast<int32_t>(rng() % static_cast<uint64_t>(nn.classes()));
+
+  nn.forward_backward(labels.data(), batch);
+  const std::vector<double> g(nn.grads(), nn.grads() + nn.num_params());
+  const std::vector<double> gx(nn.input_grad(), nn.input_grad() + nx);
+  const double eps = 1e-6;
+  auto numeric = [&](double* v) {
+    const double keep = *v;
+    *v = keep + eps;
+    const double lp = nn.forward_backward(labels.data(), batch);
+    *v = keep - eps;
+    const double lm = nn.forward_backward(labels.data(), batch);
+    *v = keep;
+    return (lp - lm) / (2 * eps);
+  };
+  ASSERT_GT(nn.num_params(), 0);
+  for (int64_t i = 0; i < nn.num_params(); i += param_stride)
+    EXPECT_LT(rel_err(numeric(nn.params() + i), g[static_cast<size_t>(i)]), 1e-6) << "param " << i;
+  for (int64_t i = 0; i < nx; ++i)
+    EXPECT_LT(rel_err(numeric(nn.input() + i), gx[static_cast<size_t>(i)]), 1e-6) << "input " << i;
+}
+
+NetworkSpec spec(Shape in, std::vector<LayerSpec> layers) {
+  NetworkSpec s;
+  s.input = in;
+  s.classes = 3;
+  s.layers = std::move(layers);
+  s.layers.push_back(make(LayerKind::SoftmaxCrossEntropy));
+  return s;
+}
+
+TEST(GradientCheck, Dense) { check_gradients(spec({5, 1, 1}, {make(LayerKind::Dense, 3)}), 4); }
+
+TEST(GradientCheck, DenseWithoutBias) {
+  LayerSpec d = make(LayerKind::Dense, 3);
+  d.bias = false;
+  check_gradients(spec({5, 1, 1}, {d}), 3);
+}
+
+TEST(GradientCheck, Relu) {
+  check_gradients(spec({4, 1, 1}, {make(LayerKind::Dense, 6), make(LayerKind::Relu),
+                                   make(LayerKind::Dense, 3)}), 5);
+}
+
+TEST(GradientCheck, Conv2dSameStride1) {
+  check_gradients(spec({2, 5, 5}, {make(LayerKind::Conv2d, 3, 3, 1, Padding::Same),
+                                   make(LayerKind::Flatten), make(LayerKind::Dense, 3)}), 2);
+}
+
+TEST(GradientCheck, Conv2dValidStride2) {
+  check_gradients(spec({2, 7, 7}, {make(LayerKind::Conv2d, 3, 3, 2, Padding::Valid),
+                                   make(LayerKind::Flatten), make(LayerKind::Dense, 3)}), 2);
+}
+
+TEST(GradientCheck, Conv2dSameStride2AsymmetricPadding) {
+  check_gradients(spec({1, 6, 6}, {make(LayerKind::Conv2d, 2, 4, 2, Padding::Same),
+                                   make(LayerKind::Flatten), make(LayerKind::Dense, 3)}), 2);
+}
+
+TEST(GradientCheck, MaxPoolAndFlatten) {
+  check_gradients(spec({2, 4, 5}, {make(LayerKind::MaxPool, 0, 2, 2, Padding::Same),
+                                   make(LayerKind::Flatten), make(LayerKind::Dense, 3)}), 2);
+}
+
+TEST(GradientCheck, MaxPoolOverlappingValid) {
+  check_gradients(spec({2, 5, 5}, {make(LayerKind::MaxPool, 0, 3, 2, Padding::Valid),
+                                   make(LayerKind::Flatten), make(LayerKind::Dense, 3)}), 2);
+}
+
+TEST(GradientCheck, SmallCnnWholeNetwork) {
+  check_gradients(spec({1, 8, 8}, {make(LayerKind::Conv2d, 4, 3, 1, Padding::Same),
+                                   make(LayerKind::Relu), make(LayerKind::MaxPool, 0, 2, 2),
+                                   make(LayerKind::Conv2d, 4, 3, 1, Padding::Same),
+                                   make(LayerKind::Relu), make(LayerKind::MaxPool, 0, 2, 2),
+                                   make(LayerKind::Flatten), make(LayerKind::Dense, 8),
+                                   make(LayerKind::Relu), make(LayerKind::Dense, 3)}), 3);
+}
+
+TEST(GradientCheck, ReferenceMlpSampled) {
+  // The real 784-256-256-10 MLP; every 97th parameter keeps the test short.
+  NetworkSpec s = mlp_784_256_256_10();
+  const ResolvedNetwork net = resolve_network(s);
+  Network<double> nn(net, 2, 1);
+  ASSERT_EQ(nn.num_params(), 784 * 256 + 256 + 256 * 256 + 256 + 256 * 10 + 10);
+  check_gradients(s, 2, 997);
+}
+
+TEST(Network, RejectsMissingLoss) {
+  NetworkSpec s;
+  s.input = {4, 1, 1};
+  s.classes = 3;
+  s.layers = {make(LayerKind::Dense, 3)};
+  EXPECT_THROW(Network<float>(resolve_network(s), 1, 1), std::invalid_argument);
+}
+
+TEST(Network, HeInitialisationVariance) {
+  NetworkSpec s = spec({400, 1, 1}, {make(LayerKind::Dense, 500)});
+  Network<float> nn(resolve_network(s), 1, 5);
+  double sq = 0;
+  for (int64_t i = 0; i < 400 * 500; ++i) sq += double(nn.params()[i]) * nn.params()[i];
+  EXPECT_NEAR(sq / (400 * 500), 2.0 / 400, 0.02 * 2.0 / 400);  // 200k draws: ~0.3% std error
+  for (int64_t i = 400 * 500; i < nn.num_params(); ++i) EXPECT_EQ(nn.params()[i], 0.0f);
+}
+
+}  // namespace
+}  // namespace kp

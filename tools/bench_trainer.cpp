@@ -1,0 +1,86 @@
+// Trainer throughput on 1 thread: samples/s of full SGD+momentum updates (gather, forward,
+// backward, optimizer) for the reference networks, and the ratio to the PyTorch 1.13 anchors of
+// issue 5 measured on this machine's CPU. `--csv FILE` also writes the mean time per update of the
+// MLP for M = 1, 4, 16, ..., 4096 (to validate the simulator's host-CPU config).
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "models/trainer/trainer.h"
+#include "models/trainer/zoo.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Mean seconds per update after a warm-up, measured over at least `min_s` seconds.
+double time_per_update(const kp::ResolvedNetwork& net, const kp::Dataset& data, int64_t batch,
+                       double min_s) {
+  kp::TrialConfig cfg;
+  cfg.batch = batch;
+  cfg.optimizer.kind = kp::OptimizerKind::Momentum;
+  cfg.optimizer.learning_rate = 0.01;
+  cfg.optimizer.momentum = 0.9;
+  kp::Trainer trainer(net, data, cfg);
+  for (int i = 0; i < 3; ++i) trainer.step();
+  int64_t steps = 0;
+  const auto t0 = Clock::now();
+  double elapsed = 0;
+  do {
+    trainer.step();
+    ++steps;
+    elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+  } while (elapsed < min_s || steps < 3);
+  return elapsed / double(steps);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const char* csv = nullptr;
+  double min_s = 1.0;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
+    else if (!std::strcmp(argv[i], "--seconds") && i + 1 < argc) min_s = std::stod(argv[++i]);
+    else {
+      std::fprintf(stderr, "usage: bench_trainer [--seconds S] [--csv FILE]\n");
+      return 2;
+    }
+  }
+  const kp::Dataset data = kp::make_synthetic_dataset(kp::Shape{1, 28, 28}, 10, 8192, 0, 1);
+  const kp::ResolvedNetwork mlp = kp::resolve_network(kp::mlp_784_256_256_10());
+  const kp::ResolvedNetwork cnn = kp::resolve_network(kp::simple_cnn());
+  struct Case {
+    const char* name;
+    const kp::ResolvedNetwork* net;
+    int64_t batch;
+    double anchor;  // PyTorch 1.13 samples/s
+  };
+  const Case cases[] = {{"mlp", &mlp, 1, 3.7e3},    {"mlp", &mlp, 16, 35e3},
+                        {"mlp", &mlp, 128, 110e3},  {"mlp", &mlp, 1024, 176e3},
+                        {"cnn", &cnn, 128, 2.5e3}};
+  std::printf("%-4s %6s %14s %14s %8s\n", "net", "batch", "samples/s", "pytorch", "ratio");
+  for (const Case& c : cases) {
+    const double t = time_per_update(*c.net, data, c.batch, min_s);
+    const double sps = double(c.batch) / t;
+    std::printf("%-4s %6lld %14.0f %14.0f %8.2f\n", c.name, static_cast<long long>(c.batch), sps,
+                c.anchor, sps / c.anchor);
+    std::fflush(stdout);
+  }
+  if (csv) {
+    std::FILE* f = std::fopen(csv, "w");
+    if (!f) {
+      std::fprintf(stderr, "%s: cannot write\n", csv);
+      return 2;
+    }
+    std::fprintf(f, "network,batch,update_s,samples_per_s\n");
+    for (int64_t m = 1; m <= 4096; m *= 4) {
+      const double t = time_per_update(mlp, data, m, min_s);
+      std::fprintf(f, "mlp_784_256_256_10,%lld,%.9g,%.6g\n", static_cast<long long>(m), t,
+                   double(m) / t);
+    }
+    std::fclose(f);
+  }
+  return 0;
+}

@@ -1,0 +1,152 @@
+// `kneepoint train`: one training trial of a workload's network on its dataset with the reference
+// trainer (models/trainer), evaluating the validation error every K steps until the target or the
+// step budget. Prints the validation curve, steps to target, wall time and mean time per update.
+#include <boost/program_options.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include "core/config_error.h"
+#include "core/workload_spec.h"
+#include "models/trainer/trainer.h"
+#include "tools/cli_common.h"
+#include "tools/commands.h"
+
+namespace kp {
+namespace {
+
+constexpr const char* k_default_fmnist = "/usr/share/datasets/fashion-mnist";
+
+Dataset load_dataset(const WorkloadSpec& w, const std::string& data_override, uint64_t seed) {
+  const DatasetSpec& d = w.dataset;
+  if (d.kind == "fashion_mnist") {
+    const std::string dir = !data_override.empty() ? data_override
+                            : !d.path.empty()      ? d.path
+                                                   : k_default_fmnist;
+    return load_fashion_mnist(dir, d.validation_size);
+  }
+  if (d.kind == "synthetic")
+    return make_synthetic_dataset(w.network.input, w.network.classes, 4096, 1024, seed);
+  throw ConfigError(w.source_file, "dataset.kind \"" + d.kind +
+                                       "\" has no data the trainer can read (use fashion_mnist "
+                                       "or synthetic)");
+}
+
+OptimizerKind parse_optimizer(const std::string& s) {
+  if (s == "sgd") return OptimizerKind::Sgd;
+  if (s == "momentum") return OptimizerKind::Momentum;
+  if (s == "nesterov") return OptimizerKind::Nesterov;
+  throw ConfigError("--optimizer", "expected sgd, momentum or nesterov, got \"" + s + "\"");
+}
+
+std::string num(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+void print_json(std::ostream& out, const std::string& workload, const TrialConfig& c,
+                const TrialResult& r) {
+  out << "{\n  \"workload\": \"" << workload << "\",\n  \"batch\": " << c.batch
+      << ",\n  \"learning_rate\": " << num(c.optimizer.learning_rate)
+      << ",\n  \"momentum\": " << num(c.optimizer.momentum) << ",\n  \"seed\": " << c.seed
+      << ",\n  \"target_error\": " << num(c.target_error) << ",\n  \"steps_to_target\": "
+      << (r.steps_to_target ? std::to_string(*r.steps_to_target) : "null")
+      << ",\n  \"steps\": " << r.steps << ",\n  \"diverged\": " << (r.diverged ? "true" : "false")
+      << ",\n  \"wall_time_s\": " << num(r.wall_time_s)
+      << ",\n  \"mean_update_s\": " << num(r.mean_update_s) << ",\n  \"validation_curve\": [";
+  for (size_t i = 0; i < r.curve.size(); ++i)
+    out << (i ? ",\n    " : "\n    ") << "{\"step\": " << r.curve[i].step
+        << ", \"validation_error\": " << num(r.curve[i].validation_error)
+        << ", \"train_loss\": " << num(r.curve[i].train_loss) << "}";
+  out << (r.curve.empty() ? "]\n}\n" : "\n  ]\n}\n");
+}
+
+void print_text(std::ostream& out, const std::string& workload, const TrialConfig& c,
+                const TrialResult& r) {
+  out << "train " << workload << ": batch " << c.batch << ", lr " << c.optimizer.learning_rate
+      << ", momentum " << c.optimizer.momentum << ", seed " << c.seed << "\n";
+  out << "     step  val_error  train_loss\n";
+  for (const CurvePoint& p : r.curve) {
+    char line[96];
+    std::snprintf(line, sizeof line, "%9lld  %9.4f  %10.4f\n", static_cast<long long>(p.step),
+                  p.validation_error, p.train_loss);
+    out << line;
+  }
+  if (r.diverged) out << "diverged after " << r.steps << " steps\n";
+  if (r.steps_to_target)
+    out << "reached validation error <= " << c.target_error << " after " << *r.steps_to_target
+        << " steps\n";
+  else
+    out << "did not reach validation error <= " << c.target_error << " in " << r.steps
+        << " steps\n";
+  out << "wall time " << r.wall_time_s << " s, mean update " << r.mean_update_s * 1e3 << " ms\n";
+}
+
+}  // namespace
+
+int run_train(const Args& args) {
+  po::options_description desc("kneepoint train options");
+  desc.add_options()
+      ("workload", po::value<std::string>()->required(), "workload YAML file")
+      ("batch", po::value<int64_t>()->required(), "mini-batch size M")
+      ("lr", po::value<double>()->required(), "learning rate")
+      ("momentum", po::value<double>(), "momentum (default: the workload's)")
+      ("optimizer", po::value<std::string>(), "sgd | momentum | nesterov (default: the workload's)")
+      ("steps", po::value<int64_t>(), "step budget (default: target.max_steps)")
+      ("target-error", po::value<double>(), "target validation error (default: the workload's)")
+      ("eval-every", po::value<int64_t>(), "steps between evaluations (default: the workload's)")
+      ("seed", po::value<uint64_t>()->default_value(1), "seed for initialisation and shuffling")
+      ("data", po::value<std::string>(), "folder of the IDX files (overrides dataset.path)")
+      ("format", po::value<std::string>()->default_value("text"), "text | json")
+      ("help", "print this help");
+  po::variables_map vm;
+  if (!parse_options("train", "kneepoint train --workload F --batch M --lr X [options]", args,
+                     desc, vm))
+    return 0;
+  const std::string format = vm["format"].as<std::string>();
+  if (format != "text" && format != "json")
+    throw ConfigError("--format", "expected text or json, got \"" + format + "\"");
+  const std::string path = vm["workload"].as<std::string>();
+  const WorkloadSpec w = parse_workload(ConfigDoc::load(path));
+
+  TrialConfig c = trial_config_from(w, vm["batch"].as<int64_t>());
+  c.optimizer.learning_rate = vm["lr"].as<double>();
+  if (vm.count("momentum")) c.optimizer.momentum = vm["momentum"].as<double>();
+  if (vm.count("optimizer")) c.optimizer.kind = parse_optimizer(vm["optimizer"].as<std::string>());
+  if (vm.count("steps")) c.max_steps = vm["steps"].as<int64_t>();
+  if (vm.count("target-error")) c.target_error = vm["target-error"].as<double>();
+  if (vm.count("eval-every")) c.eval_every = vm["eval-every"].as<int64_t>();
+  c.seed = vm["seed"].as<uint64_t>();
+  if (c.batch < 1) throw ConfigError("--batch", "expected an integer >= 1");
+  if (!(c.optimizer.learning_rate > 0)) throw ConfigError("--lr", "expected a number > 0");
+  if (c.optimizer.momentum < 0 || c.optimizer.momentum >= 1)
+    throw ConfigError("--momentum", "expected a number in [0, 1)");
+  if (c.max_steps < 1) throw ConfigError("--steps", "expected an integer >= 1");
+  if (c.eval_every < 1) throw ConfigError("--eval-every", "expected an integer >= 1");
+
+  const std::string data_dir = vm.count("data") ? vm["data"].as<std::string>() : "";
+  const Dataset data = load_dataset(w, data_dir, c.seed);
+  ResolvedNetwork net;
+  try {
+    net = resolve_network(w.network);
+    if (c.batch > data.train.n)
+      throw std::invalid_argument("--batch " + std::to_string(c.batch) +
+                                  " exceeds the training split (" + std::to_string(data.train.n) +
+                                  " samples)");
+    const TrialResult r = train_trial(net, data, c);
+    if (format == "json")
+      print_json(std::cout, w.name, c, r);
+    else
+      print_text(std::cout, w.name, c, r);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(path, e.what());
+  }
+  return 0;
+}
+
+}  // namespace kp
