@@ -72,7 +72,7 @@ TEST(Trainer, SameSeedIsBitIdenticalEvenAlongsideAnotherTrial) {
   const ResolvedNetwork net = small_cnn();
   LossRecorder a, b, other;
   TrialConfig c = config(5);
-  c.target_error = 0;  // run the whole budget
+  c.target_error = -1;  // run the whole budget
   train_trial(net, data(), c, 0, &a);
   std::thread t([&] { train_trial(net, data(), config(6), 0, &other); });
   train_trial(net, data(), c, 0, &b);
@@ -96,7 +96,7 @@ TEST(Trainer, GradientNormHook) {
 
 TEST(Trainer, StopAfterSteps) {
   TrialConfig c = config(3);
-  c.target_error = 0;
+  c.target_error = -1;
   const TrialResult r = train_trial(small_cnn(), data(), c, 30);
   EXPECT_EQ(r.steps, 30);
   ASSERT_EQ(r.curve.size(), 1u);  // evaluated at the last step
