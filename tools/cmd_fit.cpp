@@ -49,6 +49,16 @@ std::string json_estimate(const Estimate& e) {
          json_num(e.hi) + "}";
 }
 
+// How many measured points fall in each regime: Shallue et al. 2018 see all three in every workload;
+// a missing one means the batch range should be widened.
+std::vector<int> regime_counts(const StepLawFit& fit) {
+  std::vector<int> counts(3, 0);
+  for (const CurvePoint& p : fit.points) ++counts[static_cast<int>(regime_of(fit.law, p.batch))];
+  return counts;
+}
+
+const Regime kRegimes[] = {Regime::perfect_scaling, Regime::diminishing_returns, Regime::plateau};
+
 void print_text(std::ostream& out, const std::string& source, const StepLawFit& fit,
                 const FitOptions& options, const PolluxInfo* pollux) {
   out << "step curve: " << source << " (" << fit.points.size() << " batch sizes";
@@ -77,6 +87,14 @@ void print_text(std::ostream& out, const std::string& source, const StepLawFit& 
   if (!(fit.law.b_crit() >= lo && fit.law.b_crit() <= hi))
     out << "note: B_crit lies outside the measured batch range [" << num(lo) << ", " << num(hi)
         << "]: the knee is an extrapolation\n";
+  const std::vector<int> counts = regime_counts(fit);
+  out << "measured points per regime:";
+  for (int r = 0; r < 3; ++r) out << (r ? ", " : " ") << to_string(kRegimes[r]) << " " << counts[r];
+  out << "\n";
+  for (int r = 0; r < 3; ++r)
+    if (counts[r] == 0)
+      out << "note: no measured batch size in the " << to_string(kRegimes[r])
+          << " regime; widen the batch range to see it\n";
   out << "  batch      steps     fitted  regime\n";
   for (const CurvePoint& p : fit.points) {
     char line[160];
@@ -106,7 +124,11 @@ void print_json(std::ostream& out, const std::string& source, const StepLawFit& 
       << fit.resamples << ", \"seed\": " << options.seed << ", \"confidence\": "
       << json_num(options.confidence) << "},\n";
   out << "  \"regimes\": {\"perfect_scaling_max_batch\": " << json_num(fit.perfect_scaling_max_batch())
-      << ", \"plateau_min_batch\": " << json_num(fit.plateau_min_batch()) << "},\n";
+      << ", \"plateau_min_batch\": " << json_num(fit.plateau_min_batch()) << ", \"points\": {";
+  const std::vector<int> counts = regime_counts(fit);
+  for (int r = 0; r < 3; ++r)
+    out << (r ? ", " : "") << json_str(to_string(kRegimes[r])) << ": " << counts[r];
+  out << "}},\n";
   out << "  \"points\": [";
   for (std::size_t i = 0; i < fit.points.size(); ++i) {
     const CurvePoint& p = fit.points[i];
