@@ -29,12 +29,12 @@ void print_table(std::ostream& out, const ScaleSimConfig& cfg, const std::vector
                     ? "CALC"
                     : ("USER " + std::to_string(cfg.bandwidth_words_per_cycle) + " words/cycle").c_str());
   out << line;
-  std::snprintf(line, sizeof line, "%-16s %8s %6s %6s %6s %12s %10s %9s %9s %9s\n", "layer", "M", "N", "K",
+  std::snprintf(line, sizeof line, "%-24s %8s %6s %6s %6s %12s %10s %9s %9s %9s\n", "layer", "M", "N", "K",
                 "folds", "total_cyc", "stall_cyc", "overall%", "mapping%", "compute%");
   out << line;
   for (size_t i = 0; i < results.size(); ++i) {
     const ScaleSimLayerResult& r = results[i];
-    std::snprintf(line, sizeof line, "%-16s %8lld %6lld %6lld %6lld %12lld %10lld %9.3f %9.3f %9.3f\n",
+    std::snprintf(line, sizeof line, "%-24s %8lld %6lld %6lld %6lld %12lld %10lld %9.3f %9.3f %9.3f\n",
                   layers[i].name.c_str(), static_cast<long long>(layers[i].gemm.m),
                   static_cast<long long>(layers[i].gemm.n), static_cast<long long>(layers[i].gemm.k),
                   static_cast<long long>(r.timing.folds), static_cast<long long>(r.report.total_cycles),
