@@ -1,5 +1,7 @@
 #include "models/trainer/trainer.h"
 
+#include <xmmintrin.h>  // MXCSR: x86-64 only, like the rest of the build
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -19,6 +21,21 @@ uint64_t splitmix64(uint64_t x) {
 }
 
 constexpr int64_t k_eval_chunk = 256;
+
+// Flush-to-zero and denormals-are-zero for the scope of one step, restored after. Momentum
+// buffers of parameters whose gradient is zero (dead ReLUs, b = 1) decay geometrically into
+// denormals, which cost ~100x per operation on x86 and made the optimizer 60% of an MLP b=1 step.
+// MXCSR is per thread, so this cannot affect concurrent trials; same seed, same result.
+class FlushDenormals {
+ public:
+  FlushDenormals() : m_saved(_mm_getcsr()) { _mm_setcsr(m_saved | 0x8040); }  // FTZ | DAZ
+  ~FlushDenormals() { _mm_setcsr(m_saved); }
+  FlushDenormals(const FlushDenormals&) = delete;
+  FlushDenormals& operator=(const FlushDenormals&) = delete;
+
+ private:
+  unsigned m_saved;
+};
 
 int64_t checked_max_batch(const Dataset& data, const TrialConfig& cfg) {
   if (cfg.batch < 1) throw std::invalid_argument("batch must be >= 1");
@@ -71,6 +88,7 @@ void Trainer::next_batch() {
 }
 
 double Trainer::step() {
+  const FlushDenormals ftz;
   next_batch();
   const double loss = m_net.forward_backward(m_labels.data(), m_cfg.batch);
   m_opt.step(m_net.params(), m_net.grads(), m_step);
@@ -87,6 +105,7 @@ double Trainer::last_grad_sq_norm() const {
 
 double Trainer::evaluate(const Split& split) {
   if (split.n == 0) return 0;
+  const FlushDenormals ftz;
   std::vector<int64_t> idx(static_cast<size_t>(k_eval_chunk));  // per evaluation, not per step
   int64_t errors = 0;
   for (int64_t b = 0; b < split.n; b += k_eval_chunk) {
