@@ -1,0 +1,150 @@
+#include "core/config_doc.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace kp {
+namespace {
+
+std::string dir_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+}
+
+}  // namespace
+
+// Keys of `over` win. Scalars and sequences replace as a whole: merging lists element-wise
+// surprises people. Assigning into a map makes new node handles, so the entry is tracked again
+// with the origin of `over` (at() searches newest first).
+void ConfigDoc::merge_into(YAML::Node base, const YAML::Node& over, const std::string& origin) {
+  for (auto it = over.begin(); it != over.end(); ++it) {
+    const std::string key = it->first.as<std::string>();
+    YAML::Node existing = base[key];
+    if (existing.IsMap() && it->second.IsMap()) {
+      merge_into(existing, it->second, origin);
+    } else {
+      base[key] = it->second;
+      track_entry(base, key, origin);
+    }
+  }
+}
+
+void ConfigDoc::track_entry(const YAML::Node& map, const std::string& key, const std::string& origin) {
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    if (it->first.as<std::string>() != key) continue;
+    m_origins.emplace_back(it->first, origin);
+    track(it->second, origin);
+  }
+}
+
+void ConfigDoc::track(const YAML::Node& node, const std::string& origin) {
+  m_origins.emplace_back(node, origin);
+  if (node.IsMap()) {
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      m_origins.emplace_back(it->first, origin);
+      track(it->second, origin);
+    }
+  } else if (node.IsSequence()) {
+    for (const YAML::Node& child : node) track(child, origin);
+  }
+}
+
+YAML::Node ConfigDoc::read_file(const std::string& path, std::vector<std::string>& chain,
+                                ConfigDoc& doc) {
+  if (std::find(chain.begin(), chain.end(), path) != chain.end())
+    throw ConfigError(path, "base: files include each other in a cycle");
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path, "cannot open file (does it exist?)");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  YAML::Node node;
+  try {
+    node = YAML::Load(buffer.str());
+  } catch (const YAML::Exception& e) {
+    throw ConfigError({Diagnostic{path, e.mark.line + 1, e.mark.column + 1, "", e.msg}});
+  }
+  if (!node.IsMap()) {
+    throw ConfigError({Diagnostic{path, node.Mark().line + 1, node.Mark().column + 1, "",
+                                  "expected a map of keys at the top of the file"}});
+  }
+  doc.track(node, path);
+  const YAML::Node base_name = node["base"];
+  if (!base_name) return node;
+  if (!base_name.IsScalar())
+    throw ConfigError({doc.at(base_name, "base", "expected a file name")});
+  chain.push_back(path);
+  YAML::Node base = read_file(dir_of(path) + base_name.as<std::string>(), chain, doc);
+  chain.pop_back();
+  node.remove("base");
+  doc.merge_into(base, node, path);
+  return base;
+}
+
+ConfigDoc ConfigDoc::load(const std::string& path) {
+  ConfigDoc doc;
+  doc.m_path = path;
+  std::vector<std::string> chain;
+  doc.m_root = read_file(path, chain, doc);
+  return doc;
+}
+
+ConfigDoc ConfigDoc::parse(const std::string& text, const std::string& origin) {
+  ConfigDoc doc;
+  doc.m_path = origin;
+  try {
+    doc.m_root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError({Diagnostic{origin, e.mark.line + 1, e.mark.column + 1, "", e.msg}});
+  }
+  if (!doc.m_root.IsMap()) throw ConfigError(origin, "expected a map of keys at the top");
+  doc.track(doc.m_root, origin);
+  return doc;
+}
+
+void ConfigDoc::apply_override(const std::string& assignment) {
+  const std::string origin = "--set " + assignment;
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError(origin, "expected dotted.key=value");
+  const std::string key = assignment.substr(0, eq);
+  YAML::Node value;
+  try {
+    value = YAML::Load(assignment.substr(eq + 1));
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(origin, "value is not valid YAML: " + e.msg);
+  }
+  // Walk to the parent map, creating nothing: an override of a key that does not exist would
+  // otherwise add it silently; unknown keys are reported by the reader with this origin.
+  std::vector<std::string> parts;
+  std::stringstream ss(key);
+  for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
+  YAML::Node node = m_root;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node next = node[parts[i]];
+    if (!next.IsMap()) {
+      const std::string prefix = key.substr(0, key.find(parts[i]) + parts[i].size());
+      throw ConfigError({Diagnostic{origin, 0, 0, prefix, "no such map in the configuration"}});
+    }
+    node.reset(next);
+  }
+  node[parts.back()] = value;
+  // Appended, never inserted: assigning a YAML::Node writes through to the document, so the
+  // vector must not shift its elements. at() searches from the back: the latest origin wins.
+  track_entry(node, parts.back(), origin);
+}
+
+Diagnostic ConfigDoc::at(const YAML::Node& node, const std::string& key,
+                         const std::string& message) const {
+  for (auto it = m_origins.rbegin(); it != m_origins.rend(); ++it) {
+    const auto& entry = *it;
+    if (entry.first.is(node)) {
+      const YAML::Mark mark = node.Mark();
+      if (entry.second.rfind("--set ", 0) == 0) return Diagnostic{entry.second, 0, 0, key, message};
+      return Diagnostic{entry.second, mark.line + 1, mark.column + 1, key, message};
+    }
+  }
+  return Diagnostic{m_path, 0, 0, key, message};
+}
+
+}  // namespace kp

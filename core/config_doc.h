@@ -1,0 +1,43 @@
+#pragma once
+// A YAML document that remembers where every node came from. Contract: load() reads a file and,
+// when its root has `base: other.yaml` (relative to the file), deep-merges it over that base
+// (maps merge key by key, anything else replaces); apply_override("a.b=v") replaces one value as
+// if it had been written in the file. where() gives the origin and 1-based position of a node, so
+// errors point at the file (or the --set argument) that wrote the offending value.
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <vector>
+
+#include "core/config_error.h"
+
+namespace kp {
+
+class ConfigDoc {
+ public:
+  // Throws ConfigError for a missing file, a YAML syntax error, or a `base:` cycle.
+  static ConfigDoc load(const std::string& path);
+  // Parses a YAML text held in memory (tests, embedded defaults); `origin` names it in errors.
+  static ConfigDoc parse(const std::string& text, const std::string& origin);
+
+  // "dotted.key=value": value is parsed as YAML. Throws ConfigError citing the argument.
+  void apply_override(const std::string& assignment);
+
+  const YAML::Node& root() const { return m_root; }
+  const std::string& path() const { return m_path; }
+  // A diagnostic positioned at `node` (or at the document when the node is unknown).
+  Diagnostic at(const YAML::Node& node, const std::string& key, const std::string& message) const;
+
+ private:
+  void track(const YAML::Node& node, const std::string& origin);
+  void track_entry(const YAML::Node& map, const std::string& key, const std::string& origin);
+  void merge_into(YAML::Node base, const YAML::Node& over, const std::string& origin);
+  static YAML::Node read_file(const std::string& path, std::vector<std::string>& chain,
+                              ConfigDoc& doc);
+
+  YAML::Node m_root;
+  std::string m_path;
+  std::vector<std::pair<YAML::Node, std::string>> m_origins;
+};
+
+}  // namespace kp

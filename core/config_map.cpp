@@ -1,0 +1,260 @@
+#include "core/config_map.h"
+
+#include <cmath>
+
+namespace kp {
+
+ConfigMap::ConfigMap(const ConfigDoc& doc, const YAML::Node& node, const std::string& prefix)
+    : ConfigMap(doc, node, prefix, std::make_shared<std::vector<Diagnostic>>()) {}
+
+ConfigMap::ConfigMap(const ConfigDoc& doc, const YAML::Node& node, std::string prefix,
+                     std::shared_ptr<std::vector<Diagnostic>> sink)
+    : m_doc(&doc), m_node(node), m_prefix(std::move(prefix)), m_sink(std::move(sink)) {}
+
+std::string ConfigMap::dotted(const std::string& key) const {
+  return m_prefix.empty() ? key : m_prefix + "." + key;
+}
+
+void ConfigMap::error(const std::string& key, const std::string& message) {
+  if (m_silent) return;
+  const YAML::Node child = m_node.IsMap() ? m_node[key] : YAML::Node();
+  m_sink->push_back(m_doc->at(child ? child : m_node, dotted(key), message));
+}
+
+void ConfigMap::error_at(const YAML::Node& node, const std::string& key, const std::string& message) {
+  if (m_silent) return;
+  m_sink->push_back(m_doc->at(node, dotted(key), message));
+}
+
+bool ConfigMap::has(const std::string& key) const {
+  return m_node.IsMap() && m_node[key].IsDefined() && !m_node[key].IsNull();
+}
+
+YAML::Node ConfigMap::scalar(const std::string& key) {
+  m_used.insert(key);
+  if (!has(key)) {
+    error(key, "missing required key");
+    return YAML::Node(YAML::NodeType::Undefined);
+  }
+  YAML::Node n = m_node[key];
+  if (!n.IsScalar()) {
+    error(key, "expected a single value, got a " + std::string(n.IsMap() ? "map" : "list"));
+    return YAML::Node(YAML::NodeType::Undefined);
+  }
+  return n;
+}
+
+double ConfigMap::quantity_nonneg_or(const std::string& key, Dim dim, double fallback) {
+  m_used.insert(key);
+  if (!has(key)) return fallback;
+  YAML::Node n = scalar(key);
+  if (!n.IsDefined()) return fallback;
+  try {
+    const double v = parse_quantity(n.Scalar(), dim);
+    if (v < 0) {
+      error(key, std::string("expected ") + dim_name(dim) + " >= 0, got \"" + n.Scalar() + "\"");
+      return fallback;
+    }
+    return v;
+  } catch (const UnitError& e) {
+    error(key, e.what());
+    return fallback;
+  }
+}
+
+double ConfigMap::quantity(const std::string& key, Dim dim) {
+  YAML::Node n = scalar(key);
+  if (!n.IsDefined()) return 1.0;
+  try {
+    const double v = parse_quantity(n.Scalar(), dim);
+    if (!(v > 0)) {
+      error(key, std::string("expected ") + dim_name(dim) + " > 0, got \"" + n.Scalar() + "\"");
+      return 1.0;
+    }
+    return v;
+  } catch (const UnitError& e) {
+    error(key, e.what());
+    return 1.0;
+  }
+}
+
+double ConfigMap::quantity_or(const std::string& key, Dim dim, double fallback) {
+  m_used.insert(key);
+  return has(key) ? quantity(key, dim) : fallback;
+}
+
+int64_t ConfigMap::integer(const std::string& key, int64_t min_value) {
+  YAML::Node n = scalar(key);
+  if (!n.IsDefined()) return min_value;
+  const std::string& s = n.Scalar();
+  size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(s, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != s.size() || s.empty()) {
+    error(key, "expected an integer >= " + std::to_string(min_value) + ", got \"" + s + "\"");
+    return min_value;
+  }
+  if (v < min_value) {
+    error(key, "expected an integer >= " + std::to_string(min_value) + ", got \"" + s + "\"");
+    return min_value;
+  }
+  return v;
+}
+
+int64_t ConfigMap::integer_or(const std::string& key, int64_t min_value, int64_t fallback) {
+  m_used.insert(key);
+  return has(key) ? integer(key, min_value) : fallback;
+}
+
+double ConfigMap::number(const std::string& key, double min_value, double max_value) {
+  YAML::Node n = scalar(key);
+  if (!n.IsDefined()) return min_value;
+  const std::string& s = n.Scalar();
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  const std::string range = "[" + YAML::Node(min_value).Scalar() + ", " +
+                            YAML::Node(max_value).Scalar() + "]";
+  if (s.empty() || *end != '\0' || !std::isfinite(v)) {
+    error(key, "expected a number in " + range + ", got \"" + s + "\"");
+    return min_value;
+  }
+  if (v < min_value || v > max_value) {
+    error(key, "expected a number in " + range + ", got \"" + s + "\"");
+    return min_value;
+  }
+  return v;
+}
+
+double ConfigMap::number_or(const std::string& key, double min_value, double max_value,
+                            double fallback) {
+  m_used.insert(key);
+  return has(key) ? number(key, min_value, max_value) : fallback;
+}
+
+bool ConfigMap::boolean_or(const std::string& key, bool fallback) {
+  m_used.insert(key);
+  if (!has(key)) return fallback;
+  YAML::Node n = scalar(key);
+  if (!n.IsDefined()) return fallback;
+  const std::string& s = n.Scalar();
+  if (s == "true") return true;
+  if (s == "false") return false;
+  error(key, "expected true or false, got \"" + s + "\"");
+  return fallback;
+}
+
+std::string ConfigMap::text(const std::string& key) {
+  YAML::Node n = scalar(key);
+  return n.IsDefined() ? n.Scalar() : std::string();
+}
+
+std::string ConfigMap::text_or(const std::string& key, const std::string& fallback) {
+  m_used.insert(key);
+  return has(key) ? text(key) : fallback;
+}
+
+int ConfigMap::choice(const std::string& key, std::initializer_list<const char*> options) {
+  YAML::Node n = scalar(key);
+  if (!n.IsDefined()) return 0;
+  int i = 0;
+  std::string known;
+  for (const char* o : options) {
+    if (n.Scalar() == o) return i;
+    known += (i ? ", " : "") + std::string(o);
+    ++i;
+  }
+  error(key, "expected one of " + known + ", got \"" + n.Scalar() + "\"");
+  return 0;
+}
+
+int ConfigMap::choice_or(const std::string& key, std::initializer_list<const char*> options,
+                         int fallback) {
+  m_used.insert(key);
+  return has(key) ? choice(key, options) : fallback;
+}
+
+std::vector<int64_t> ConfigMap::integer_list(const std::string& key, int64_t min_value) {
+  m_used.insert(key);
+  std::vector<int64_t> out;
+  if (!has(key)) {
+    error(key, "missing required key");
+    return out;
+  }
+  YAML::Node n = m_node[key];
+  if (!n.IsSequence() || n.size() == 0) {
+    error(key, "expected a non-empty list of integers");
+    return out;
+  }
+  for (const YAML::Node& item : n) {
+    long long v = 0;
+    size_t used = 0;
+    const std::string s = item.IsScalar() ? item.Scalar() : std::string();
+    try {
+      v = std::stoll(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (s.empty() || used != s.size() || v < min_value) {
+      error_at(item, key, "expected integers >= " + std::to_string(min_value) + ", got \"" + s + "\"");
+      continue;
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+bool ConfigMap::has_map(const std::string& key) const { return has(key) && m_node[key].IsMap(); }
+
+ConfigMap ConfigMap::map(const std::string& key) {
+  m_used.insert(key);
+  if (!has(key) || !m_node[key].IsMap()) {
+    error(key, has(key) ? "expected a map" : "missing required key (a map)");
+    ConfigMap stand_in(*m_doc, YAML::Node(YAML::NodeType::Map), dotted(key), m_sink);
+    stand_in.m_silent = true;
+    return stand_in;
+  }
+  YAML::Node n = m_node[key];
+  return ConfigMap(*m_doc, n, dotted(key), m_sink);
+}
+
+std::vector<ConfigMap> ConfigMap::map_list(const std::string& key) {
+  m_used.insert(key);
+  std::vector<ConfigMap> out;
+  if (!has(key) || !m_node[key].IsSequence() || m_node[key].size() == 0) {
+    error(key, has(key) ? "expected a non-empty list of maps" : "missing required key (a list)");
+    return out;
+  }
+  size_t i = 0;
+  for (const YAML::Node& item : m_node[key]) {
+    const std::string name = dotted(key) + "[" + std::to_string(i++) + "]";
+    if (!item.IsMap()) {
+      m_sink->push_back(m_doc->at(item, name, "expected a map"));
+      continue;
+    }
+    out.push_back(ConfigMap(*m_doc, item, name, m_sink));
+  }
+  return out;
+}
+
+void ConfigMap::check_unknown() {
+  if (!m_node.IsMap() || m_silent) return;
+  for (auto it = m_node.begin(); it != m_node.end(); ++it) {
+    const std::string key = it->first.as<std::string>();
+    if (m_used.count(key)) continue;
+    std::string known;
+    for (const std::string& k : m_used) known += (known.empty() ? "" : ", ") + k;
+    m_sink->push_back(m_doc->at(it->first, dotted(key),
+                                "unknown key (known here: " + known + ")"));
+  }
+}
+
+void ConfigMap::finish() {
+  check_unknown();
+  if (!m_sink->empty()) throw ConfigError(*m_sink);
+}
+
+}  // namespace kp

@@ -1,0 +1,148 @@
+#include "core/hw_spec.h"
+
+#include <stdexcept>
+
+#include "core/config_map.h"
+
+namespace kp {
+
+const char* dataflow_name(Dataflow d) {
+  switch (d) {
+    case Dataflow::OutputStationary: return "os";
+    case Dataflow::WeightStationary: return "ws";
+    case Dataflow::InputStationary: return "is";
+  }
+  throw std::logic_error("unknown Dataflow");
+}
+
+const char* topology_name(Topology t) {
+  switch (t) {
+    case Topology::Ring: return "ring";
+    case Topology::Torus2d: return "torus2d";
+    case Topology::Switch: return "switch";
+    case Topology::Hierarchical: return "hierarchical";
+  }
+  throw std::logic_error("unknown Topology");
+}
+
+const char* collective_name(Collective c) {
+  switch (c) {
+    case Collective::Ring: return "ring";
+    case Collective::DoubleBinaryTree: return "double_binary_tree";
+    case Collective::HalvingDoubling: return "halving_doubling";
+    case Collective::Torus2d: return "torus2d";
+    case Collective::Hierarchical: return "hierarchical";
+  }
+  throw std::logic_error("unknown Collective");
+}
+
+namespace {
+
+LinkSpec parse_link(ConfigMap m) {
+  LinkSpec l;
+  l.bandwidth_bytes_per_s = m.quantity("bandwidth", Dim::BytesPerSecond);
+  l.latency_s = m.quantity_nonneg_or("latency", Dim::Seconds, 0.0);
+  m.check_unknown();
+  return l;
+}
+
+void parse_compute(ConfigMap c, HardwareSpec& hw) {
+  ConfigMap a = c.map("array");
+  const std::string kind = a.text_or("kind", "systolic_array");
+  if (kind != "systolic_array")
+    a.error("kind", "unknown compute kind \"" + kind + "\" (known: systolic_array)");
+  hw.array.rows = a.integer("rows", 1);
+  hw.array.cols = a.integer("cols", 1);
+  hw.array.count = a.integer_or("count", 1, 1);
+  hw.array.dataflow = static_cast<Dataflow>(a.choice("dataflow", {"os", "ws", "is"}));
+  hw.array.bytes_per_element = a.integer_or("bytes_per_element", 1, 2);
+  a.check_unknown();
+  ConfigMap v = c.map("vector");
+  const std::string vkind = v.text_or("kind", "vector_unit");
+  if (vkind != "vector_unit") v.error("kind", "unknown compute kind \"" + vkind + "\" (known: vector_unit)");
+  hw.vector.lanes = v.integer("lanes", 1);
+  hw.vector.count = v.integer_or("count", 1, 1);
+  v.check_unknown();
+  hw.compute_efficiency = c.number_or("efficiency", 0.01, 1.0, 1.0);
+  c.check_unknown();
+}
+
+void parse_memory(ConfigMap m, HardwareSpec& hw) {
+  ConfigMap s = m.map("sram");
+  hw.sram.capacity_bytes = s.quantity("capacity", Dim::Bytes);
+  hw.sram.bandwidth_bytes_per_s = s.quantity("bandwidth", Dim::BytesPerSecond);
+  hw.sram.banks = s.integer_or("banks", 1, 1);
+  s.check_unknown();
+  ConfigMap d = m.map("dram");
+  const int kind = d.choice("kind", {"lpddr4", "lpddr5", "ddr4", "gddr6", "hbm2", "hbm2e", "hbm3"});
+  static const char* kinds[] = {"lpddr4", "lpddr5", "ddr4", "gddr6", "hbm2", "hbm2e", "hbm3"};
+  hw.dram.kind = kinds[kind];
+  hw.dram.capacity_bytes = d.quantity("capacity", Dim::Bytes);
+  hw.dram.bandwidth_bytes_per_s = d.quantity("bandwidth", Dim::BytesPerSecond);
+  hw.dram.latency_s = d.quantity_nonneg_or("latency", Dim::Seconds, 0.0);
+  hw.dram.channels = d.integer_or("channels", 1, 1);
+  d.check_unknown();
+  m.check_unknown();
+}
+
+void parse_interconnect(ConfigMap n, HardwareSpec& hw) {
+  InterconnectSpec& ic = hw.interconnect;
+  ic.topology = static_cast<Topology>(n.choice("topology", {"ring", "torus2d", "switch", "hierarchical"}));
+  ic.collective = static_cast<Collective>(n.choice(
+      "collective", {"ring", "double_binary_tree", "halving_doubling", "torus2d", "hierarchical"}));
+  ic.max_learners = n.integer("max_learners", 1);
+  ic.devices_per_node = n.integer_or("devices_per_node", 1, 1);
+  ic.links_per_chip = n.integer_or("links_per_chip", 1, 1);
+  ic.efficiency = n.number_or("efficiency", 0.01, 1.0, 1.0);
+  ic.bucket_bytes = n.quantity_or("bucket", Dim::Bytes, ic.bucket_bytes);
+  ic.link = parse_link(n.map("link"));
+  if (ic.topology == Topology::Hierarchical) {
+    ic.inter_node = parse_link(n.map("inter_node"));
+  } else if (n.has("inter_node")) {
+    n.error("inter_node", "only a hierarchical topology has an inter_node network");
+  }
+  if (ic.topology == Topology::Hierarchical && ic.max_learners % ic.devices_per_node != 0)
+    n.error("max_learners", "expected a multiple of devices_per_node (" +
+                                std::to_string(ic.devices_per_node) + ")");
+  if (ic.collective == Collective::Hierarchical && ic.topology != Topology::Hierarchical)
+    n.error("collective", "the hierarchical collective needs topology: hierarchical");
+  if (ic.collective == Collective::Torus2d && ic.topology != Topology::Torus2d)
+    n.error("collective", "the torus2d collective needs topology: torus2d");
+  if (ic.topology == Topology::Torus2d) {
+    int64_t side = 1;
+    while (side * side < ic.max_learners) ++side;
+    if (side * side != ic.max_learners)
+      n.error("max_learners", "a torus2d needs a square number of chips, got " +
+                                  std::to_string(ic.max_learners));
+  }
+  n.check_unknown();
+}
+
+}  // namespace
+
+HardwareSpec parse_hardware(const ConfigDoc& doc) {
+  ConfigMap root(doc, doc.root());
+  HardwareSpec hw;
+  hw.source_file = doc.path();
+  hw.name = root.text("name");
+  ConfigMap chip = root.map("chip");
+  hw.clock_hz = chip.quantity("clock", Dim::Hertz);
+  parse_compute(chip.map("compute"), hw);
+  parse_memory(chip.map("memory"), hw);
+  chip.check_unknown();
+  parse_interconnect(root.map("interconnect"), hw);
+  ConfigMap e = root.map("energy");
+  hw.energy.mac_j = e.quantity_nonneg_or("mac", Dim::Joules, 0.0);
+  hw.energy.sram_byte_j = e.quantity_nonneg_or("sram_byte", Dim::Joules, 0.0);
+  hw.energy.dram_byte_j = e.quantity_nonneg_or("dram_byte", Dim::Joules, 0.0);
+  hw.energy.link_byte_j = e.quantity_nonneg_or("link_byte", Dim::Joules, 0.0);
+  hw.energy.vector_op_j = e.quantity_nonneg_or("vector_op", Dim::Joules, 0.0);
+  e.check_unknown();
+  ConfigMap c = root.map("cost");
+  hw.cost_per_chip_hour_usd = c.quantity_nonneg_or("per_chip_hour", Dim::Dollars, 0.0);
+  c.check_unknown();
+  root.finish();
+  return hw;
+}
+
+}  // namespace kp

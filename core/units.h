@@ -1,0 +1,24 @@
+#pragma once
+// Quantities with units, as written in YAML ("900 GB/s", "1.4 GHz", "32 MiB", "2 us").
+// Contract: parse_quantity() returns the value in the SI base unit of the dimension (bytes, bytes/s,
+// Hz, s, J, FLOP/s) or throws UnitError whose message says which units are accepted. A bare number
+// is an error for every dimension: a unit is part of the value.
+#include <stdexcept>
+#include <string>
+
+namespace kp {
+
+enum class Dim { Bytes, BytesPerSecond, Hertz, Seconds, Joules, FlopsPerSecond, Dollars };
+
+class UnitError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Human name of a dimension, e.g. "a bandwidth".
+const char* dim_name(Dim dim);
+// The accepted unit spellings, e.g. "B/s, KB/s, MB/s, GB/s, GiB/s, TB/s, Gb/s, Gbit/s".
+std::string dim_units(Dim dim);
+double parse_quantity(const std::string& text, Dim dim);
+
+}  // namespace kp

@@ -1,0 +1,90 @@
+#include "core/workload_spec.h"
+
+#include <stdexcept>
+
+#include "core/config_map.h"
+#include "core/network_parse.h"
+
+namespace kp {
+namespace {
+
+std::string resolve_path(const std::string& yaml_path, const std::string& p) {
+  if (p.empty() || p[0] == '/') return p;
+  const auto slash = yaml_path.find_last_of('/');
+  return slash == std::string::npos ? p : yaml_path.substr(0, slash + 1) + p;
+}
+
+void parse_network(ConfigMap& root, WorkloadSpec& w) {
+  ConfigMap in = root.map("input");
+  w.network.input.c = in.integer("channels", 1);
+  w.network.input.h = in.integer_or("height", 1, 1);
+  w.network.input.w = in.integer_or("width", 1, 1);
+  in.check_unknown();
+  w.network.classes = root.integer("classes", 2);
+  w.network.layers = parse_layers(root, "network");
+}
+
+void parse_optimizer(ConfigMap o, OptimizerSpec& opt) {
+  opt.kind = static_cast<OptimizerKind>(o.choice("kind", {"sgd", "momentum", "nesterov"}));
+  opt.learning_rate = o.number("learning_rate", 1e-8, 1e3);
+  opt.momentum = o.number_or("momentum", 0.0, 0.999999, opt.kind == OptimizerKind::Sgd ? 0.0 : 0.9);
+  opt.weight_decay = o.number_or("weight_decay", 0.0, 1.0, 0.0);
+  opt.schedule = static_cast<LrSchedule>(o.choice_or("schedule", {"constant", "linear_decay"}, 0));
+  opt.final_lr_factor = o.number_or("final_lr_factor", 0.0, 1.0, 1.0);
+  opt.decay_steps = o.integer_or("decay_steps", 1, 0);
+  opt.warmup_steps = o.integer_or("warmup_steps", 0, 0);
+  opt.lr_min = o.number_or("lr_min", 1e-8, 1e3, 1e-4);
+  opt.lr_max = o.number_or("lr_max", 1e-8, 1e3, 10.0);
+  opt.one_minus_momentum_min = o.number_or("one_minus_momentum_min", 1e-6, 1.0, 1e-3);
+  opt.one_minus_momentum_max = o.number_or("one_minus_momentum_max", 1e-6, 1.0, 0.5);
+  if (opt.lr_min >= opt.lr_max) o.error("lr_max", "expected lr_max > lr_min");
+  if (opt.schedule == LrSchedule::LinearDecay && opt.decay_steps == 0)
+    o.error("decay_steps", "linear_decay needs decay_steps >= 1");
+  o.check_unknown();
+}
+
+}  // namespace
+
+WorkloadSpec parse_workload(const ConfigDoc& doc) {
+  ConfigMap root(doc, doc.root());
+  WorkloadSpec w;
+  w.source_file = doc.path();
+  w.name = root.text("name");
+  w.bytes_per_element = root.integer_or("bytes_per_element", 1, 4);
+  parse_network(root, w);
+
+  ConfigMap d = root.map("dataset");
+  static const char* dataset_kinds[] = {"fashion_mnist", "synthetic", "none"};
+  w.dataset.kind = dataset_kinds[d.choice("kind", {"fashion_mnist", "synthetic", "none"})];
+  w.dataset.path = d.text_or("path", "/usr/share/datasets/fashion-mnist");
+  w.dataset.validation_size = d.integer_or("validation_size", 1, 10000);
+  w.dataset.train_size = d.integer_or("train_size", 1, 50000);
+  d.check_unknown();
+
+  parse_optimizer(root.map("optimizer"), w.optimizer);
+
+  ConfigMap t = root.map("target");
+  w.target.validation_error = t.number("validation_error", 0.0, 1.0);
+  w.target.eval_every = t.integer_or("eval_every", 1, 100);
+  w.target.max_steps = t.integer_or("max_steps", 1, 100000);
+  t.check_unknown();
+
+  ConfigMap s = root.map("step_curve");
+  w.step_curve.source = static_cast<StepCurveSource>(s.choice("source", {"law", "file", "measure"}));
+  if (w.step_curve.source == StepCurveSource::Law) {
+    w.step_curve.n_inf = s.number("n_inf", 0.0, 1e12);
+    w.step_curve.alpha = s.number("alpha", 0.0, 1e15);
+  } else {
+    w.step_curve.path = resolve_path(doc.path(), s.text("path"));
+  }
+  s.check_unknown();
+  root.finish();
+  try {
+    resolve_network(w.network);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError({doc.at(doc.root()["network"], "network", e.what())});
+  }
+  return w;
+}
+
+}  // namespace kp

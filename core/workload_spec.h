@@ -1,0 +1,62 @@
+#pragma once
+// A training workload: network, data, optimizer, target and the source of its step curve. Field
+// names match the YAML keys of workloads/*.yaml. Contract: parse_workload() validates everything
+// (throws ConfigError with all problems); relative paths are resolved against the YAML's folder.
+#include <cstdint>
+#include <string>
+
+#include "core/config_doc.h"
+#include "core/network_spec.h"
+
+namespace kp {
+
+enum class OptimizerKind { Sgd, Momentum, Nesterov };
+enum class LrSchedule { Constant, LinearDecay };
+enum class StepCurveSource { Law, File, Measure };
+
+struct DatasetSpec {
+  std::string kind;          // "fashion_mnist", "synthetic", or "none" (not trainable here)
+  std::string path;          // folder holding the IDX .gz files
+  int64_t validation_size = 10000;  // held out from the end of the training set (Shallue et al.)
+  int64_t train_size = 0;    // samples per epoch for `none` datasets (e.g. CIFAR-10: 50000)
+};
+
+struct OptimizerSpec {
+  OptimizerKind kind = OptimizerKind::Nesterov;
+  double learning_rate = 0.01;
+  double momentum = 0.9;
+  double weight_decay = 0.0;
+  LrSchedule schedule = LrSchedule::Constant;
+  double final_lr_factor = 1.0;   // linear decay: lr at decay_steps = lr * final_lr_factor
+  int64_t decay_steps = 0;
+  int64_t warmup_steps = 0;
+  double lr_min = 1e-4, lr_max = 10.0;                 // step-curve search range
+  double one_minus_momentum_min = 1e-3, one_minus_momentum_max = 0.5;
+};
+
+struct TargetSpec {
+  double validation_error = 0.1;
+  int64_t eval_every = 100;      // steps between validation evaluations
+  int64_t max_steps = 100000;    // budget per trial
+};
+
+struct StepCurveSpec {
+  StepCurveSource source = StepCurveSource::Law;
+  double n_inf = 0, alpha = 0;   // law
+  std::string path;              // file (CSV: batch,steps) or the measure cache
+};
+
+struct WorkloadSpec {
+  std::string name;
+  std::string source_file;
+  NetworkSpec network;
+  DatasetSpec dataset;
+  OptimizerSpec optimizer;
+  TargetSpec target;
+  StepCurveSpec step_curve;
+  int64_t bytes_per_element = 4;  // training precision of activations/gradients on the hardware
+};
+
+WorkloadSpec parse_workload(const ConfigDoc& doc);
+
+}  // namespace kp

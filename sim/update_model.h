@@ -1,0 +1,49 @@
+#pragma once
+// The time of one synchronous data-parallel update, T_update(M, P): the interface both fidelities
+// (analytic twin, SystemC) implement. Contract: simulate(M, P) runs every learner on ceil(M/P)
+// samples (forward, backward), all-reduces the gradients in buckets that start as soon as backward
+// has produced them (overlapping the rest of backward), then applies the optimizer step.
+// With `layers == nullptr` it must not allocate (sweep hot path).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/lowering.h"
+
+namespace kp {
+
+struct UpdateBreakdown {
+  double forward_s = 0, backward_s = 0, allreduce_s = 0, allreduce_exposed_s = 0, optimizer_s = 0;
+  double t_update_s = 0;
+};
+
+// Per-chip action counts for one update, the basis of energy.
+struct ActionCounts {
+  double macs = 0, vector_ops = 0, sram_bytes = 0, dram_bytes = 0, link_bytes = 0;
+};
+
+struct LayerRecord {
+  std::string name;
+  Phase phase = Phase::Forward;
+  GemmDims gemm;          // zeros for elementwise work
+  int64_t cycles = 0;
+  double utilization = 0;
+  double seconds = 0;
+};
+
+struct UpdateResult {
+  int64_t per_learner_batch = 0;
+  UpdateBreakdown breakdown;
+  ActionCounts actions;
+  double energy_j = 0;    // one update, all learners
+};
+
+class UpdateModel {
+ public:
+  virtual ~UpdateModel() = default;
+  virtual const char* fidelity() const = 0;
+  virtual UpdateResult simulate(int64_t batch, int64_t learners,
+                                std::vector<LayerRecord>* layers = nullptr) const = 0;
+};
+
+}  // namespace kp

@@ -1,0 +1,278 @@
+// Every kind of bad input gets one clear message with file:line:col and the dotted key.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "core/config_doc.h"
+#include "core/config_error.h"
+#include "core/hw_spec.h"
+#include "core/workload_spec.h"
+
+namespace kp {
+namespace {
+
+// A valid hardware file; tests replace one line (line numbers below are 1-based).
+const char* kHardware =
+    "name: t\n"                              // 1
+    "chip:\n"                                // 2
+    "  clock: 1 GHz\n"                       // 3
+    "  compute:\n"                           // 4
+    "    array: {rows: 4, cols: 4, dataflow: ws}\n"  // 5
+    "    vector: {lanes: 8}\n"               // 6
+    "  memory:\n"                            // 7
+    "    sram: {capacity: 1 MiB, bandwidth: 100 GB/s}\n"  // 8
+    "    dram: {kind: hbm2, capacity: 1 GiB, bandwidth: 10 GB/s}\n"  // 9
+    "interconnect:\n"                        // 10
+    "  topology: ring\n"                     // 11
+    "  collective: ring\n"                   // 12
+    "  max_learners: 8\n"                    // 13
+    "  link: {bandwidth: 10 GB/s, latency: 1 us}\n"  // 14
+    "energy: {mac: 1 pJ}\n"                  // 15
+    "cost: {per_chip_hour: 1 USD}\n";        // 16
+
+std::string replace_line(const std::string& text, int line, const std::string& with) {
+  size_t start = 0;
+  for (int i = 1; i < line; ++i) start = text.find('\n', start) + 1;
+  const size_t end = text.find('\n', start);
+  return text.substr(0, start) + with + text.substr(end);
+}
+
+std::string write_temp(const std::string& text, const std::string& name) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// The formatted error of parsing `text` as hardware, with the temp path replaced by "hw.yaml".
+std::string hw_error(const std::string& text) {
+  const std::string path = write_temp(text, "hw.yaml");
+  try {
+    parse_hardware(ConfigDoc::load(path));
+  } catch (const ConfigError& e) {
+    std::string msg = e.what();
+    for (size_t p; (p = msg.find(path)) != std::string::npos;) msg.replace(p, path.size(), "hw.yaml");
+    return msg;
+  }
+  return "no error";
+}
+
+std::string hw_line(int line, const std::string& with) { return hw_error(replace_line(kHardware, line, with)); }
+
+}  // namespace
+
+TEST(ConfigErrors, ValidFileParses) {
+  EXPECT_EQ(hw_error(kHardware), "no error");
+  const HardwareSpec hw = parse_hardware(ConfigDoc::load(write_temp(kHardware, "ok.yaml")));
+  EXPECT_EQ(hw.array.rows, 4);
+  EXPECT_DOUBLE_EQ(hw.interconnect.link.latency_s, 1e-6);
+}
+
+TEST(ConfigErrors, BareNumberWithoutUnit) {
+  EXPECT_EQ(hw_line(3, "  clock: 1400"),
+            "hw.yaml:3:10: error: chip.clock: expected a frequency with a unit (Hz, kHz, MHz, GHz), got \"1400\"");
+}
+
+TEST(ConfigErrors, UnitTypo) {
+  EXPECT_EQ(hw_line(3, "  clock: 1.4 Ghz"),
+            "hw.yaml:3:10: error: chip.clock: unknown unit \"Ghz\": expected a frequency with a unit (Hz, kHz, "
+            "MHz, GHz), got \"1.4 Ghz\"");
+}
+
+TEST(ConfigErrors, WrongDimensionUnit) {
+  EXPECT_EQ(hw_line(14, "  link: {bandwidth: 10 GB, latency: 1 us}"),
+            "hw.yaml:14:21: error: interconnect.link.bandwidth: unknown unit \"GB\": expected a bandwidth with a "
+            "unit (B/s, KB/s, MB/s, GB/s, GiB/s, TB/s, Mb/s, Gb/s, Gbit/s, Tb/s), got \"10 GB\"");
+}
+
+TEST(ConfigErrors, NegativeSize) {
+  EXPECT_EQ(hw_line(8, "    sram: {capacity: -1 MiB, bandwidth: 100 GB/s}"),
+            "hw.yaml:8:22: error: chip.memory.sram.capacity: expected a size > 0, got \"-1 MiB\"");
+}
+
+TEST(ConfigErrors, ZeroBandwidth) {
+  EXPECT_EQ(hw_line(14, "  link: {bandwidth: 0 GB/s, latency: 1 us}"),
+            "hw.yaml:14:21: error: interconnect.link.bandwidth: expected a bandwidth > 0, got \"0 GB/s\"");
+}
+
+TEST(ConfigErrors, NegativeLatency) {
+  EXPECT_EQ(hw_line(14, "  link: {bandwidth: 1 GB/s, latency: -1 us}"),
+            "hw.yaml:14:38: error: interconnect.link.latency: expected a time >= 0, got \"-1 us\"");
+}
+
+TEST(ConfigErrors, ZeroIntegerSize) {
+  EXPECT_EQ(hw_line(5, "    array: {rows: 0, cols: 4, dataflow: ws}"),
+            "hw.yaml:5:19: error: chip.compute.array.rows: expected an integer >= 1, got \"0\"");
+}
+
+TEST(ConfigErrors, WrongTypeNumberForInteger) {
+  EXPECT_EQ(hw_line(5, "    array: {rows: 4.5, cols: 4, dataflow: ws}"),
+            "hw.yaml:5:19: error: chip.compute.array.rows: expected an integer >= 1, got \"4.5\"");
+}
+
+TEST(ConfigErrors, WrongTypeMapForScalar) {
+  EXPECT_EQ(hw_line(3, "  clock: {value: 1}"),
+            "hw.yaml:3:10: error: chip.clock: expected a single value, got a map");
+}
+
+TEST(ConfigErrors, WrongTypeScalarForMap) {
+  EXPECT_EQ(hw_line(6, "    vector: 8"), "hw.yaml:6:13: error: chip.compute.vector: expected a map");
+}
+
+TEST(ConfigErrors, UnknownKeyListsKnownOnes) {
+  EXPECT_EQ(hw_line(6, "    vector: {lanes: 8, lane: 4}"),
+            "hw.yaml:6:24: error: chip.compute.vector.lane: unknown key (known here: count, kind, lanes)");
+}
+
+TEST(ConfigErrors, TopLevelTypoIsNotIgnored) {
+  EXPECT_EQ(hw_line(16, "cost: {per_chip_hour: 1 USD}\ncots: 1"),
+            "hw.yaml:17:1: error: cots: unknown key (known here: chip, cost, energy, interconnect, name)");
+}
+
+TEST(ConfigErrors, MissingKeyPointsAtParentMap) {
+  EXPECT_EQ(hw_line(5, "    array: {cols: 4, dataflow: ws}"),
+            "hw.yaml:5:12: error: chip.compute.array.rows: missing required key");
+}
+
+TEST(ConfigErrors, MissingSection) {
+  std::string text = kHardware;
+  text = replace_line(text, 16, "");
+  EXPECT_EQ(hw_error(text), "hw.yaml:1:1: error: cost: missing required key (a map)");
+}
+
+TEST(ConfigErrors, UnknownEnumListsChoices) {
+  EXPECT_EQ(hw_line(5, "    array: {rows: 4, cols: 4, dataflow: xs}"),
+            "hw.yaml:5:41: error: chip.compute.array.dataflow: expected one of os, ws, is, got \"xs\"");
+}
+
+TEST(ConfigErrors, UnknownComputeKind) {
+  EXPECT_EQ(hw_line(6, "    vector: {kind: tensor_core, lanes: 8}"),
+            "hw.yaml:6:20: error: chip.compute.vector.kind: unknown compute kind \"tensor_core\" (known: vector_unit)");
+}
+
+TEST(ConfigErrors, UnknownTopology) {
+  EXPECT_EQ(hw_line(11, "  topology: mesh"),
+            "hw.yaml:11:13: error: interconnect.topology: expected one of ring, torus2d, switch, hierarchical, got "
+            "\"mesh\"");
+}
+
+TEST(ConfigErrors, CollectiveNeedsItsTopology) {
+  EXPECT_EQ(hw_line(12, "  collective: torus2d"),
+            "hw.yaml:12:15: error: interconnect.collective: the torus2d collective needs topology: torus2d");
+}
+
+TEST(ConfigErrors, AllErrorsOfAFileAtOnce) {
+  std::string text = replace_line(kHardware, 3, "  clock: 1400");
+  text = replace_line(text, 13, "  max_learners: -2");
+  const std::string msg = hw_error(text);
+  EXPECT_EQ(msg,
+            "hw.yaml:3:10: error: chip.clock: expected a frequency with a unit (Hz, kHz, MHz, GHz), got \"1400\"\n"
+            "hw.yaml:13:17: error: interconnect.max_learners: expected an integer >= 1, got \"-2\"");
+}
+
+TEST(ConfigErrors, MissingFile) {
+  try {
+    ConfigDoc::load("/nonexistent/npu.yaml");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "/nonexistent/npu.yaml: error: cannot open file (does it exist?)");
+  }
+}
+
+TEST(ConfigErrors, YamlSyntaxError) {
+  EXPECT_EQ(hw_line(5, "    array: {rows: 4, cols: 4"),
+            "hw.yaml:6:11: error: end of map flow not found");
+}
+
+TEST(ConfigErrors, BaseFileIsMergedAndErrorsPointAtTheRightFile) {
+  const std::string base = write_temp(kHardware, "base.yaml");
+  const std::string child = write_temp("base: base.yaml\nchip:\n  clock: 2 Ghz\n", "child.yaml");
+  try {
+    parse_hardware(ConfigDoc::load(child));
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              child + ":3:10: error: chip.clock: unknown unit \"Ghz\": expected a frequency with a unit (Hz, kHz, "
+                      "MHz, GHz), got \"2 Ghz\"");
+  }
+  const std::string good = write_temp("base: base.yaml\nchip:\n  clock: 2 GHz\n", "child2.yaml");
+  const HardwareSpec hw = parse_hardware(ConfigDoc::load(good));
+  EXPECT_DOUBLE_EQ(hw.clock_hz, 2e9);
+  EXPECT_EQ(hw.array.rows, 4);  // kept from the base
+  (void)base;
+}
+
+TEST(ConfigErrors, BaseCycle) {
+  const std::string a = write_temp("base: cyc_b.yaml\nname: a\n", "cyc_a.yaml");
+  write_temp("base: cyc_a.yaml\nname: b\n", "cyc_b.yaml");
+  try {
+    ConfigDoc::load(a);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("base: files include each other in a cycle"), std::string::npos);
+  }
+}
+
+TEST(ConfigErrors, SetOverrideIsValidatedAndCitesTheArgument) {
+  ConfigDoc doc = ConfigDoc::load(write_temp(kHardware, "set.yaml"));
+  doc.apply_override("chip.clock=3 Ghz");
+  try {
+    parse_hardware(doc);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "--set chip.clock=3 Ghz: error: chip.clock: unknown unit \"Ghz\": expected a frequency "
+                           "with a unit (Hz, kHz, MHz, GHz), got \"3 Ghz\"");
+  }
+  ConfigDoc ok = ConfigDoc::load(write_temp(kHardware, "set2.yaml"));
+  ok.apply_override("chip.compute.array.rows=128");
+  EXPECT_EQ(parse_hardware(ok).array.rows, 128);
+}
+
+TEST(ConfigErrors, SetOverrideUnknownKey) {
+  ConfigDoc doc = ConfigDoc::load(write_temp(kHardware, "set3.yaml"));
+  doc.apply_override("chip.clok=1 GHz");
+  try {
+    parse_hardware(doc);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "--set chip.clok=1 GHz: error: chip.clok: unknown key (known here: clock, compute, memory)");
+  }
+  EXPECT_THROW(doc.apply_override("chip.nosuch.x=1"), ConfigError);
+  EXPECT_THROW(doc.apply_override("novalue"), ConfigError);
+}
+
+TEST(ConfigErrors, WorkloadUnknownLayerKindListsKnown) {
+  const std::string text =
+      "name: w\ninput: {channels: 1, height: 4, width: 4}\nclasses: 2\nnetwork:\n"
+      "  - {kind: flaten}\n"
+      "dataset: {kind: none}\noptimizer: {kind: sgd, learning_rate: 0.1}\ntarget: {validation_error: 0.1}\n"
+      "step_curve: {source: law, n_inf: 10, alpha: 100}\n";
+  const std::string path = write_temp(text, "w.yaml");
+  try {
+    parse_workload(ConfigDoc::load(path));
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              path + ":5:12: error: network[0].kind: unknown layer kind \"flaten\" (known: dense, conv2d, maxpool, "
+                     "avgpool, global_avgpool, relu, batchnorm, flatten, softmax_cross_entropy, residual)");
+  }
+}
+
+TEST(ConfigErrors, WorkloadImpossibleShape) {
+  const std::string text =
+      "name: w\ninput: {channels: 1, height: 4, width: 4}\nclasses: 2\nnetwork:\n"
+      "  - {kind: dense, units: 2, name: fc}\n"
+      "dataset: {kind: none}\noptimizer: {kind: sgd, learning_rate: 0.1}\ntarget: {validation_error: 0.1}\n"
+      "step_curve: {source: law, n_inf: 10, alpha: 100}\n";
+  const std::string path = write_temp(text, "w2.yaml");
+  try {
+    parse_workload(ConfigDoc::load(path));
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ":5:3: error: network: layer \"fc\" (dense): input is 1x4x4, a dense "
+                                            "layer needs a flatten before it");
+  }
+}
+
+}  // namespace kp

@@ -1,0 +1,57 @@
+#include "tools/cli_common.h"
+
+#include <iostream>
+#include <sstream>
+
+#include "core/config_error.h"
+#include "models/time_model/time_model.h"
+
+namespace kp {
+
+bool parse_options(const std::string& verb, const std::string& usage, const Args& args,
+                   po::options_description& desc, po::variables_map& vm,
+                   const po::positional_options_description* positional) {
+  desc.add_options()("help,h", "print this help");
+  try {
+    po::command_line_parser parser(args);
+    parser.options(desc);
+    if (positional) parser.positional(*positional);
+    po::store(parser.run(), vm);
+    if (vm.count("help")) {
+      std::cout << "usage: " << usage << "\n\n" << desc << "\n";
+      return false;
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw ConfigError("kneepoint " + verb, std::string(e.what()) + " (see kneepoint " + verb + " --help)");
+  }
+  return true;
+}
+
+std::vector<int64_t> parse_int_list(const std::string& option, const std::string& text) {
+  const auto dots = text.find("..");
+  auto to_int = [&](const std::string& s) -> int64_t {
+    size_t used = 0;
+    long long v = 0;
+    try {
+      v = std::stoll(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != s.size() || v < 1)
+      throw ConfigError("--" + option, "expected integers >= 1 as \"1,2,4\" or \"1..4096\", got \"" + text + "\"");
+    return v;
+  };
+  if (dots != std::string::npos) {
+    const int64_t from = to_int(text.substr(0, dots)), to = to_int(text.substr(dots + 2));
+    if (to < from) throw ConfigError("--" + option, "expected from <= to in \"" + text + "\"");
+    return powers_of_two(from, to);
+  }
+  std::vector<int64_t> out;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) out.push_back(to_int(item));
+  if (out.empty()) throw ConfigError("--" + option, "expected a non-empty list");
+  return out;
+}
+
+}  // namespace kp

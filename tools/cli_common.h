@@ -1,0 +1,23 @@
+#pragma once
+// Helpers shared by the CLI verbs. Contract: parse_options() turns Boost.Program_options errors
+// into ConfigError (exit 2) naming the verb; list parsing accepts "1,2,4" or "1..4096" (powers of
+// two); wants_help() lets every verb print its usage on --help.
+#include <boost/program_options.hpp>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tools/commands.h"
+
+namespace kp {
+
+namespace po = boost::program_options;
+
+// Returns false when --help was given (usage already printed to stdout).
+bool parse_options(const std::string& verb, const std::string& usage, const Args& args,
+                   po::options_description& desc, po::variables_map& vm,
+                   const po::positional_options_description* positional = nullptr);
+
+std::vector<int64_t> parse_int_list(const std::string& option, const std::string& text);
+
+}  // namespace kp

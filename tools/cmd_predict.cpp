@@ -1,0 +1,76 @@
+// kneepoint predict: T(M, P) over grids, the best M per P, the knee and B_crit.
+#include <cstdio>
+#include <iostream>
+
+#include "core/config_error.h"
+#include "core/json_writer.h"
+#include "models/time_model/time_model.h"
+#include "tools/cli_common.h"
+#include "tools/report/report_writer.h"
+#include "tools/study/case_loader.h"
+
+namespace kp {
+
+int run_predict(const Args& args) {
+  po::options_description desc("predict options");
+  std::string hw, workload, format, batches, learners;
+  double knee = 0.1;
+  std::vector<std::string> sets;
+  desc.add_options()("hw", po::value(&hw)->required(), "hardware YAML")(
+      "workload", po::value(&workload)->required(), "workload YAML")(
+      "batches", po::value(&batches)->default_value("1..65536"), "M grid: 1,2,4 or 1..65536 (powers of 2)")(
+      "learners", po::value(&learners)->default_value("1..4096"), "P grid (capped by the system)")(
+      "knee-threshold", po::value(&knee)->default_value(0.1), "doubling P must gain more than this")(
+      "format", po::value(&format)->default_value("text"), "text|json|csv")(
+      "set", po::value(&sets)->composing(), "dotted.key=value override (repeatable)");
+  po::variables_map vm;
+  if (!parse_options("predict", "kneepoint predict --hw F --workload F [--batches L] [--learners L]", args,
+                     desc, vm))
+    return 0;
+  if (format != "text" && format != "json" && format != "csv")
+    throw ConfigError("--format", "expected text, json or csv, got \"" + format + "\"");
+  if (!(knee > 0 && knee < 1)) throw ConfigError("--knee-threshold", "expected a number in (0, 1)");
+  const Case c = load_case(hw, workload, sets);
+  const auto model = make_update_model(c, "analytic");
+  PredictOptions opt;
+  opt.batches = parse_int_list("batches", batches);
+  opt.learners = learners_allowed(c.hw, parse_int_list("learners", learners));
+  opt.knee_threshold = knee;
+  if (opt.learners.empty()) throw ConfigError("--learners", "no learner count in the grid fits " + hw);
+  const Prediction p = predict(*model, c.law, c.hw, opt);
+  if (format == "csv") {
+    std::printf("batch,learners,per_learner_batch,steps,t_update_s,t_total_s,energy_j,cost_usd\n");
+    for (const TimePoint& t : p.points)
+      std::printf("%lld,%lld,%lld,%.9g,%.9g,%.9g,%.9g,%.9g\n", static_cast<long long>(t.batch),
+                  static_cast<long long>(t.learners), static_cast<long long>(t.per_learner_batch), t.steps,
+                  t.t_update_s, t.t_total_s, t.energy_j, t.cost_usd);
+    return 0;
+  }
+  if (format == "json") {
+    JsonWriter j;
+    j.begin_object().key("b_crit").value(p.b_crit).key("knee_learners");
+    if (p.knee_learners) j.value(p.knee_learners); else j.null();
+    auto point = [&](const TimePoint& t) {
+      j.begin_object().key("batch").value(t.batch).key("learners").value(t.learners);
+      j.key("steps").value(t.steps).key("t_update_s").value(t.t_update_s).key("t_total_s").value(t.t_total_s);
+      j.end_object();
+    };
+    j.key("best_per_learners").begin_array();
+    for (const ScalingRow& r : p.scaling) point(r.best);
+    j.end_array().key("points").begin_array();
+    for (const TimePoint& t : p.points) point(t);
+    j.end_array().end_object();
+    std::cout << j.str() << "\n";
+    return 0;
+  }
+  std::printf("%s on %s: B_crit = %.4g samples, knee = %s\n", c.workload.name.c_str(), c.hw.name.c_str(),
+              p.b_crit, p.knee_learners ? (std::to_string(p.knee_learners) + " chips").c_str() : "none in grid");
+  std::printf("%8s %12s %10s %14s %14s %9s\n", "chips", "best batch", "steps", "T_update", "total", "speed-up");
+  for (const ScalingRow& r : p.scaling)
+    std::printf("%8lld %12lld %10.0f %14s %14s %8.2fx\n", static_cast<long long>(r.learners),
+                static_cast<long long>(r.best.batch), r.best.steps, human_seconds(r.best.t_update_s).c_str(),
+                human_seconds(r.best.t_total_s).c_str(), r.speedup);
+  return 0;
+}
+
+}  // namespace kp

@@ -1,0 +1,76 @@
+// kneepoint simulate: one update T_update(M, P) with its breakdown and per-layer GEMMs.
+#include <cstdio>
+#include <iostream>
+
+#include "core/config_error.h"
+#include "core/json_writer.h"
+#include "tools/cli_common.h"
+#include "tools/report/report_writer.h"
+#include "tools/study/case_loader.h"
+
+namespace kp {
+
+int run_simulate(const Args& args) {
+  po::options_description desc("simulate options");
+  std::string hw, workload, fidelity, format;
+  int64_t batch = 0, learners = 0;
+  std::vector<std::string> sets;
+  desc.add_options()("hw", po::value(&hw)->required(), "hardware YAML")(
+      "workload", po::value(&workload)->required(), "workload YAML")(
+      "batch", po::value(&batch)->required(), "global batch size M (samples)")(
+      "learners", po::value(&learners)->default_value(1), "learners (chips) P")(
+      "fidelity", po::value(&fidelity)->default_value("analytic"), "analytic|systemc")(
+      "format", po::value(&format)->default_value("text"), "text|json")(
+      "set", po::value(&sets)->composing(), "dotted.key=value override (repeatable)");
+  po::variables_map vm;
+  if (!parse_options("simulate", "kneepoint simulate --hw F --workload F --batch M [--learners P]", args,
+                     desc, vm))
+    return 0;
+  if (batch < 1) throw ConfigError("--batch", "expected an integer >= 1, got " + std::to_string(batch));
+  if (learners < 1) throw ConfigError("--learners", "expected an integer >= 1, got " + std::to_string(learners));
+  if (format != "text" && format != "json") throw ConfigError("--format", "expected text or json, got \"" + format + "\"");
+  const Case c = load_case(hw, workload, sets);
+  if (learners > c.hw.interconnect.max_learners)
+    throw ConfigError("--learners", "expected at most " + std::to_string(c.hw.interconnect.max_learners) +
+                                        " (interconnect.max_learners of " + hw + "), got " + std::to_string(learners));
+  if (learners_allowed(c.hw, {learners}).empty())
+    throw ConfigError("--learners", "a hierarchical system of " + std::to_string(c.hw.interconnect.devices_per_node) +
+                                        " devices per node takes whole nodes, got " + std::to_string(learners));
+  const auto model = make_update_model(c, fidelity);
+  std::vector<LayerRecord> layers;
+  const UpdateResult r = model->simulate(batch, learners, &layers);
+  const UpdateBreakdown& b = r.breakdown;
+  if (format == "json") {
+    JsonWriter j;
+    j.begin_object().key("fidelity").value(model->fidelity());
+    j.key("t_update_s").value(b.t_update_s).key("per_learner_batch").value(r.per_learner_batch);
+    j.key("breakdown_s").begin_object();
+    j.key("forward").value(b.forward_s).key("backward").value(b.backward_s);
+    j.key("allreduce").value(b.allreduce_s).key("allreduce_exposed").value(b.allreduce_exposed_s);
+    j.key("optimizer").value(b.optimizer_s).end_object();
+    j.key("energy_j").value(r.energy_j);
+    j.key("layers").begin_array();
+    for (const LayerRecord& l : layers) {
+      j.begin_object().key("name").value(l.name).key("phase").value(phase_name(l.phase));
+      j.key("m").value(l.gemm.m).key("n").value(l.gemm.n).key("k").value(l.gemm.k);
+      j.key("cycles").value(l.cycles).key("utilization").value(l.utilization).key("seconds").value(l.seconds);
+      j.end_object();
+    }
+    j.end_array().end_object();
+    std::cout << j.str() << "\n";
+    return 0;
+  }
+  std::printf("%s on %s, M = %lld samples, P = %lld learners (%lld per learner), %s fidelity\n",
+              c.workload.name.c_str(), c.hw.name.c_str(), static_cast<long long>(batch),
+              static_cast<long long>(learners), static_cast<long long>(r.per_learner_batch), model->fidelity());
+  std::printf("  T_update          %s\n", human_seconds(b.t_update_s).c_str());
+  std::printf("  forward           %s\n  backward          %s\n", human_seconds(b.forward_s).c_str(),
+              human_seconds(b.backward_s).c_str());
+  std::printf("  all-reduce        %s (exposed %s)\n", human_seconds(b.allreduce_s).c_str(),
+              human_seconds(b.allreduce_exposed_s).c_str());
+  std::printf("  optimizer         %s\n  energy            %.4g J per update (all learners)\n",
+              human_seconds(b.optimizer_s).c_str(), r.energy_j);
+  return 0;
+}
+
+}  // namespace kp

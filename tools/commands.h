@@ -1,0 +1,18 @@
+#pragma once
+// One function per CLI verb. Contract: args excludes the program name and the verb; returns the
+// process exit code (0 ok, 2 user error); throws ConfigError for bad input (the main maps it to 2).
+#include <string>
+#include <vector>
+
+namespace kp {
+
+using Args = std::vector<std::string>;
+
+int run_simulate(const Args& args);
+int run_predict(const Args& args);
+int run_study(const Args& args);
+int run_scalesim(const Args& args);
+int run_train(const Args& args);
+int run_fit(const Args& args);
+
+}  // namespace kp

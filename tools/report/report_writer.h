@@ -1,0 +1,20 @@
+#pragma once
+// Writes a study's outputs into a folder: report.md (the answer first, then tables),
+// points.csv (every (M, P) point, SI units in the column names) and summary.json. Contract: each
+// file is written atomically; every number states its unit.
+#include <string>
+
+#include "tools/study/study_runner.h"
+
+namespace kp {
+
+std::string report_markdown(const StudyResult& r);
+std::string points_csv(const StudyResult& r);
+std::string summary_json(const StudyResult& r);
+// Creates `dir` if needed; throws std::runtime_error on I/O failure.
+void write_report(const StudyResult& r, const std::string& dir);
+
+// "3.2 h", "41 min", "12.5 s", "850 ms", "12 us": a duration a person reads at a glance.
+std::string human_seconds(double s);
+
+}  // namespace kp

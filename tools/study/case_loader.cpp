@@ -1,0 +1,50 @@
+#include "tools/study/case_loader.h"
+
+#include "core/config_doc.h"
+#include "core/config_error.h"
+#include "models/time_model/step_source.h"
+#include "sim/analytic/update_analytic.h"
+
+namespace kp {
+
+HardwareSpec load_hardware(const std::string& hw_file, const std::vector<std::string>& overrides) {
+  ConfigDoc doc = ConfigDoc::load(hw_file);
+  for (const std::string& o : overrides)
+    if (o.rfind("workload.", 0) != 0) doc.apply_override(o);
+  return parse_hardware(doc);
+}
+
+Case load_case(const std::string& hw_file, const std::string& workload_file,
+               const std::vector<std::string>& overrides) {
+  Case c;
+  c.hw = load_hardware(hw_file, overrides);
+  ConfigDoc wdoc = ConfigDoc::load(workload_file);
+  for (const std::string& o : overrides)
+    if (o.rfind("workload.", 0) == 0) wdoc.apply_override(o.substr(9));
+  c.workload = parse_workload(wdoc);
+  c.network = resolve_network(c.workload.network);
+  c.step = lower_training_step(c.network);
+  c.law = resolve_step_law(c.workload.step_curve, workload_file);
+  return c;
+}
+
+std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string& fidelity) {
+  if (fidelity == "analytic")
+    return std::make_unique<AnalyticUpdate>(c.hw, c.step, c.hw.array.bytes_per_element);
+  throw ConfigError("--fidelity", "expected analytic (the SystemC fidelity is not built yet), got \"" +
+                                      fidelity + "\"");
+}
+
+std::vector<int64_t> learners_allowed(const HardwareSpec& hw, const std::vector<int64_t>& grid) {
+  std::vector<int64_t> out;
+  for (int64_t p : grid) {
+    if (p > hw.interconnect.max_learners) continue;
+    if (hw.interconnect.topology == Topology::Hierarchical && p > hw.interconnect.devices_per_node &&
+        p % hw.interconnect.devices_per_node != 0)
+      continue;
+    out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace kp

@@ -1,0 +1,37 @@
+#pragma once
+// Loads one (hardware, workload) case from YAML into Specs and builds the models from them.
+// Contract: every user error is a ConfigError (file:line:col); --set overrides apply to the
+// hardware file (keys under chip., interconnect., energy., cost.) or, prefixed `workload.`, to
+// the workload file.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/hw_spec.h"
+#include "core/lowering.h"
+#include "core/workload_spec.h"
+#include "models/step_curve/step_law.h"
+#include "sim/update_model.h"
+
+namespace kp {
+
+struct Case {
+  HardwareSpec hw;
+  WorkloadSpec workload;
+  ResolvedNetwork network;
+  LoweredStep step;
+  StepLaw law;
+};
+
+Case load_case(const std::string& hw_file, const std::string& workload_file,
+               const std::vector<std::string>& overrides = {});
+HardwareSpec load_hardware(const std::string& hw_file, const std::vector<std::string>& overrides = {});
+
+// "analytic" (the only fidelity until the SystemC models land); anything else is a ConfigError.
+std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string& fidelity);
+
+// Learner counts of `grid` that the system offers (P <= max_learners, hierarchical: whole nodes
+// or one partial node); a P the topology cannot form is skipped.
+std::vector<int64_t> learners_allowed(const HardwareSpec& hw, const std::vector<int64_t>& grid);
+
+}  // namespace kp
