@@ -39,6 +39,14 @@ struct StallEstimate {
   int64_t ifmap_words = 0, filter_words = 0, ofmap_words = 0;
 };
 
+// DRAM words of fold (fr, fc) beyond what the previous fold (SCALE-Sim's order) left in SRAM, and
+// the outputs it produces. Fold (0, 0) reports its full operand blocks (the preload).
+struct FoldTraffic {
+  int64_t ifmap_new = 0, filter_new = 0, ofmap = 0;
+};
+FoldTraffic fold_traffic(Dataflow dataflow, int64_t rows, int64_t cols, const GemmShape& gemm,
+                         const DramInterfaceSpec& dram, int64_t fr, int64_t fc);
+
 // Preconditions as fold_timing(); bandwidth >= 1.
 StallEstimate estimate_dram_stalls(Dataflow dataflow, int64_t rows, int64_t cols, const GemmShape& gemm,
                                    const DramInterfaceSpec& dram);
