@@ -9,3 +9,9 @@ set(KP_SIM_SCALESIM_SOURCES
   scalesim/stall_model.cpp
   scalesim/scalesim_run.cpp
 )
+
+# The SystemC model (issue 3), absolute paths: links PkgConfig::SYSTEMC, so it must stay out of
+# kp_sim (libsystemc defines main()); tests/sim compiles it into its own binary.
+set(KP_SIM_SYSTEMC_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/../systemc/systolic_sc.cpp
+)
