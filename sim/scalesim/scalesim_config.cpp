@@ -15,7 +15,10 @@ using scalesim_text::parse_int;
 using scalesim_text::quoted;
 using scalesim_text::trim;
 
-enum class Kind { Text, Positive, NonNegative, Bandwidth, DataflowKey, Interface };
+// Ignored: a later SCALE-Sim v2 key (SRAM layout, sparsity details) that does not change the
+// COMPUTE report kneepoint models; spelled exactly, so a typo is still an error. FalseOnly: a
+// feature kneepoint does not model, accepted only when switched off.
+enum class Kind { Text, Positive, NonNegative, Bandwidth, DataflowKey, Interface, Ignored, FalseOnly };
 
 struct KeyDef {
   const char* section;  // lower case, as configparser compares
@@ -40,6 +43,22 @@ const KeyDef kKeys[] = {
     {"architecture_presets", "dataflow", "Dataflow", Kind::DataflowKey, true},
     {"architecture_presets", "memorybanks", "MemoryBanks", Kind::Positive, false},
     {"run_presets", "interfacebandwidth", "InterfaceBandwidth", Kind::Interface, true},
+    // Keys of later SCALE-Sim v2 configs (configs/scale.cfg): SRAM bank layout and sparsity.
+    {"architecture_presets", "onchipmemorybanks", "OnChipMemoryBanks", Kind::Ignored, false},
+    {"architecture_presets", "onchipmemorybankports", "OnChipMemoryBankPorts", Kind::Ignored, false},
+    {"architecture_presets", "ifmapcustomlayout", "IfmapCustomLayout", Kind::FalseOnly, false},
+    {"architecture_presets", "filtercustomlayout", "FilterCustomLayout", Kind::FalseOnly, false},
+    {"architecture_presets", "ifmapsrambankbandwidth", "IfmapSRAMBankBandwidth", Kind::Ignored, false},
+    {"architecture_presets", "ifmapsrambanknum", "IfmapSRAMBankNum", Kind::Ignored, false},
+    {"architecture_presets", "ifmapsrambankport", "IfmapSRAMBankPort", Kind::Ignored, false},
+    {"architecture_presets", "filtersrambankbandwidth", "FilterSRAMBankBandwidth", Kind::Ignored, false},
+    {"architecture_presets", "filtersrambanknum", "FilterSRAMBankNum", Kind::Ignored, false},
+    {"architecture_presets", "filtersrambankport", "FilterSRAMBankPort", Kind::Ignored, false},
+    {"sparsity", "sparsitysupport", "SparsitySupport", Kind::FalseOnly, false},
+    {"sparsity", "sparserep", "SparseRep", Kind::Ignored, false},
+    {"sparsity", "optimizedmapping", "OptimizedMapping", Kind::FalseOnly, false},
+    {"sparsity", "blocksize", "BlockSize", Kind::Ignored, false},
+    {"sparsity", "randomnumbergeneratorseed", "RandomNumberGeneratorSeed", Kind::Ignored, false},
 };
 constexpr size_t kNumKeys = sizeof(kKeys) / sizeof(kKeys[0]);
 
@@ -81,9 +100,10 @@ class Parser {
       }
       const Field name = trim(f.text.substr(1, f.text.size() - 2), f.col + 1);
       const std::string lname = lower(name.text);
-      if (lname != "general" && lname != "architecture_presets" && lname != "run_presets") {
+      if (lname != "general" && lname != "architecture_presets" && lname != "run_presets" &&
+          lname != "sparsity") {
         error(line_no, name.col, std::string(name.text),
-              "unknown section, expected one of general, architecture_presets, run_presets");
+              "unknown section, expected one of general, architecture_presets, run_presets, sparsity");
       }
       m_sections.push_back({lname, line_no});
       m_section = lname;
@@ -150,6 +170,14 @@ class Parser {
         else if (s == "ws") m_cfg.dataflow = Dataflow::WeightStationary;
         else if (s == "is") m_cfg.dataflow = Dataflow::InputStationary;
         else error(line, v.col, key, "expected os, ws or is, got " + got);
+        return;
+      }
+      case Kind::Ignored: return;
+      case Kind::FalseOnly: {
+        const std::string s = lower(v.text);
+        if (s != "false" && s != "0") {
+          error(line, v.col, key, "only False is supported (kneepoint does not model this SCALE-Sim feature), got " + got);
+        }
         return;
       }
       case Kind::Interface: {

@@ -127,6 +127,24 @@ TEST(ScaleSimConfig, LineWithoutSeparator) {
             "t.cfg:10:1: error: expected \"key: value\" or \"key = value\", got \"Bandwidth 10\"");
 }
 
+// SCALE-Sim v2's own example (configs/scale.cfg) carries layout and sparsity keys.
+TEST(ScaleSimConfig, AcceptsLaterScaleSimKeysWhenOff) {
+  std::string text = kGood;
+  text = replace(text, "Dataflow : ws\n",
+                 "Dataflow : ws\nOnChipMemoryBanks:   1\nIfmapCustomLayout: False\nIfmapSRAMBankNum: 10\n");
+  text += "[sparsity]\nSparsitySupport : false\nSparseRep : ellpack_block\nBlockSize : 8\n";
+  EXPECT_EQ(error_of(text), "");
+  EXPECT_EQ(error_of(kGood + std::string("[sparsity]\nSparsitySupport : true\n")),
+            "t.cfg:16:19: error: sparsity.SparsitySupport: only False is supported (kneepoint does not "
+            "model this SCALE-Sim feature), got \"true\"");
+}
+
+TEST(ScaleSimConfig, UnknownSection) {
+  EXPECT_EQ(error_of(kGood + std::string("[layout]\n")),
+            "t.cfg:15:2: error: layout: unknown section, expected one of general, architecture_presets, "
+            "run_presets, sparsity");
+}
+
 TEST(ScaleSimConfig, MissingFile) {
   try {
     read_scalesim_config("/nonexistent/x.cfg");
