@@ -1,0 +1,108 @@
+// The analytic update against the fold formula and the overlap rules.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "core/config_doc.h"
+#include "core/lowering.h"
+#include "sim/analytic/chip_analytic.h"
+#include "sim/analytic/collective_analytic.h"
+#include "sim/analytic/update_analytic.h"
+
+namespace kp {
+namespace {
+
+HardwareSpec npu() {
+  HardwareSpec hw;
+  hw.name = "t";
+  hw.clock_hz = 1e9;
+  hw.array = {32, 32, 1, Dataflow::WeightStationary, 1};
+  hw.vector = {32, 1};
+  hw.sram = {1e12, 1e15, 1};   // never the bound
+  hw.dram = {"hbm2", 1e12, 1e15, 0, 1};
+  hw.interconnect.link = {1e9, 1e-6};
+  hw.interconnect.max_learners = 64;
+  return hw;
+}
+
+}  // namespace
+
+// SCALE-Sim conv1 (28x28x32 from 32x32x1, 5x5) on 32x32 ws: one fold of 2R + C + T - 2 = 878
+// cycles; SCALE-Sim's reference report says Total Cycles 877 (the index of the last write).
+TEST(ChipAnalytic, GemmTakesFoldCyclesWhenMemoryIsFree) {
+  const ChipAnalytic chip(npu(), 1);
+  const OpCost c = chip.gemm_cost({784, 32, 25});
+  EXPECT_EQ(c.cycles, 878);
+  EXPECT_DOUBLE_EQ(c.seconds, 878e-9);
+  EXPECT_DOUBLE_EQ(c.macs, 784.0 * 32 * 25);
+}
+
+TEST(ChipAnalytic, FoldsSpreadOverArrays) {
+  HardwareSpec hw = npu();
+  hw.array.count = 4;
+  const ChipAnalytic chip(hw, 1);
+  // ws on 32x32: K=800 -> 25 row folds, N=64 -> 2 col folds: 50 folds, 13 per array.
+  const OpCost c = chip.gemm_cost({196, 64, 800});
+  EXPECT_EQ(c.cycles, 13 * (64 + 32 + 196 - 2));
+}
+
+TEST(ChipAnalytic, DramBoundWhenBandwidthIsScarce) {
+  HardwareSpec hw = npu();
+  hw.dram.bandwidth_bytes_per_s = 1e9;  // 1 B/ns
+  const ChipAnalytic chip(hw, 1);
+  const OpCost c = chip.gemm_cost({784, 32, 25});
+  const double bytes = 784.0 * 25 + 25.0 * 32 + 784.0 * 32;  // A + B + C once: all fit in SRAM
+  EXPECT_DOUBLE_EQ(c.dram_bytes, bytes);
+  EXPECT_DOUBLE_EQ(c.seconds, bytes / 1e9);
+}
+
+TEST(AnalyticUpdate, OneLearnerHasNoAllReduce) {
+  NetworkSpec n;
+  n.input = {16, 1, 1};
+  LayerSpec d;
+  d.kind = LayerKind::Dense;
+  d.name = "fc";
+  d.units = 8;
+  n.layers = {d};
+  const AnalyticUpdate u(npu(), lower_training_step(resolve_network(n)), 1);
+  const UpdateResult r = u.simulate(32, 1);
+  EXPECT_EQ(r.breakdown.allreduce_s, 0.0);
+  EXPECT_DOUBLE_EQ(r.breakdown.t_update_s, r.breakdown.forward_s + r.breakdown.backward_s + r.breakdown.optimizer_s);
+}
+
+// With one bucket larger than the model, the all-reduce can only start when backward ends:
+// all of it is exposed, and it equals the ring closed form on the whole gradient.
+TEST(AnalyticUpdate, SingleBucketIsFullyExposed) {
+  NetworkSpec n;
+  n.input = {256, 1, 1};
+  LayerSpec d;
+  d.kind = LayerKind::Dense;
+  d.name = "fc";
+  d.units = 256;
+  n.layers = {d, d};
+  HardwareSpec hw = npu();
+  hw.interconnect.bucket_bytes = 1e12;
+  const LoweredStep step = lower_training_step(resolve_network(n));
+  const AnalyticUpdate u(hw, step, 2);
+  const UpdateResult r = u.simulate(64, 8);
+  EXPECT_EQ(r.per_learner_batch, 8);
+  EXPECT_NEAR(r.breakdown.allreduce_s, ring_allreduce_s(8, 2.0 * step.params, 1e-6, 1e9), 1e-15);
+  EXPECT_NEAR(r.breakdown.allreduce_exposed_s, r.breakdown.allreduce_s, 1e-15);
+  // One bucket per layer: layer 2's gradient all-reduce starts when its backward-weight ends
+  // and overlaps layer 1's backward; layer 1's starts when both backward and the first are done.
+  hw.interconnect.bucket_bytes = 1;
+  std::vector<LayerRecord> rec;
+  const UpdateResult two = AnalyticUpdate(hw, step, 2).simulate(64, 8, &rec);
+  double t = 0, t_first_grad = -1;
+  for (const LayerRecord& l : rec) {
+    if (l.phase == Phase::Update) continue;
+    t += l.seconds;
+    if (l.phase == Phase::BackwardWeight && t_first_grad < 0) t_first_grad = t;
+  }
+  const double d_layer = ring_allreduce_s(8, 2.0 * (256 * 256 + 256), 1e-6, 1e9);  // both layers: 65,792 params
+  const double expect = std::max(t_first_grad + d_layer, t) + d_layer - t;
+  EXPECT_NEAR(two.breakdown.allreduce_exposed_s, expect, 1e-15);
+  EXPECT_NEAR(two.breakdown.allreduce_s, 2 * d_layer, 1e-15);
+}
+
+}  // namespace kp

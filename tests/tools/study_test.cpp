@@ -1,0 +1,81 @@
+// The default study end to end, and the CLI's exit codes on bad input.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "core/config_doc.h"
+#include "tools/report/report_writer.h"
+#include "tools/study/study_runner.h"
+
+namespace kp {
+namespace {
+
+int cli(const std::string& args) {
+  const int status = std::system((std::string(KP_CLI) + " " + args + " > /dev/null 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string cli_stderr(const std::string& args) {
+  const std::string out = ::testing::TempDir() + "stderr.txt";
+  (void)std::system((std::string(KP_CLI) + " " + args + " > /dev/null 2> " + out).c_str());
+  std::ifstream in(out);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const std::string kSrc = KP_SOURCE_DIR;
+
+}  // namespace
+
+TEST(Study, QuickstartRunsEndToEnd) {
+  const StudySpec spec = parse_study(ConfigDoc::load(kSrc + "/studies/quickstart.yaml"));
+  const StudyResult r = run_study(spec, nullptr);
+  ASSERT_EQ(r.systems.size(), 4u);
+  for (const SystemResult& s : r.systems) {
+    SCOPED_TRACE(s.name);
+    // The reported best is the minimum over every point, recomputed here independently.
+    double best = std::numeric_limits<double>::infinity();
+    for (const TimePoint& p : s.prediction.points) {
+      EXPECT_GE(p.batch, p.learners);
+      EXPECT_LE(p.learners, s.max_learners);
+      EXPECT_NEAR(p.t_total_s, p.steps * p.t_update_s, 1e-12 * p.t_total_s);
+      best = std::min(best, p.t_total_s);
+    }
+    EXPECT_EQ(s.prediction.overall_best.t_total_s, best);
+  }
+  const std::string dir = ::testing::TempDir() + "qs";
+  write_report(r, dir);
+  std::ifstream md(dir + "/report.md");
+  std::string first;
+  std::getline(md, first);
+  EXPECT_EQ(first, "# kneepoint study: quickstart");
+  std::ifstream csv(dir + "/points.csv");
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("system,batch,learners,per_learner_batch,steps,t_update_s", 0), 0u);
+}
+
+TEST(Cli, ExitCodes) {
+  EXPECT_EQ(cli("--version"), 0);
+  EXPECT_EQ(cli("--list-kinds"), 0);
+  EXPECT_EQ(cli("simulate --help"), 0);
+  EXPECT_EQ(cli("nosuchverb"), 2);
+  const std::string hw = kSrc + "/hw_configs/tpu_v3_pod.yaml", wl = kSrc + "/workloads/fmnist_mlp.yaml";
+  EXPECT_EQ(cli("simulate --hw " + hw + " --workload " + wl + " --batch 256 --learners 16"), 0);
+  EXPECT_EQ(cli("simulate --hw " + hw + " --workload " + wl + " --batch 256 --learners 16 --set 'chip.clock=9 Ghz'"), 2);
+  EXPECT_EQ(cli("simulate --hw /nonexistent.yaml --workload " + wl + " --batch 256"), 2);
+  EXPECT_EQ(cli("simulate --hw " + hw + " --workload " + wl + " --batch 0"), 2);
+  EXPECT_EQ(cli("simulate --hw " + hw + " --workload " + wl + " --batch 8 --learners 5000"), 2);
+  EXPECT_EQ(cli("predict --hw " + hw + " --workload " + wl + " --batches 16..1024 --learners 1..64 --format csv"), 0);
+  EXPECT_EQ(cli("predict --hw " + hw + " --workload " + wl + " --batches x"), 2);
+  EXPECT_EQ(cli_stderr("simulate --hw " + hw + " --workload " + wl + " --batch 8 --set 'chip.clok=1 GHz'"),
+            "--set chip.clok=1 GHz: error: chip.clok: unknown key (known here: clock, compute, memory)\n");
+}
+
+}  // namespace kp
