@@ -14,4 +14,5 @@ set(KP_SIM_SCALESIM_SOURCES
 # kp_sim (libsystemc defines main()); tests/sim compiles it into its own binary.
 set(KP_SIM_SYSTEMC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/../systemc/systolic_sc.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../systemc/sc_pool.cpp
 )

@@ -2,6 +2,7 @@
 // calls sc_main, so this binary's entry point is sc_main; all chips are elaborated once (SystemC
 // allows one elaboration per process) and every test reads its slice of that one run.
 #include "sim/systemc/systolic_sc.h"
+#include "sim/systemc/sc_pool.h"
 
 #include <gtest/gtest.h>
 
@@ -67,6 +68,32 @@ const World& world() {
     return w;
   }();
   return w;
+}
+
+// Must run before world() elaborates in this process (it is first in the file; ctest runs each
+// test in its own process anyway): forked workers give the same numbers as SCALE-Sim / the twin.
+TEST(SystolicScPool, ForkedWorkersMatchTheClosedForm) {
+  const auto layers = read_scalesim_topology(kTopo + "/Resnet18.csv", TopologyFormat::Conv);
+  std::vector<ScJob> jobs;
+  for (int64_t size : {32, 64, 128}) {
+    for (Dataflow d : kFlows) {
+      ScChipConfig chip;
+      chip.rows = chip.cols = size, chip.dataflow = d;
+      jobs.push_back({chip, gemms(layers)});
+    }
+  }
+  for (int workers : {1, 4}) {
+    const auto res = run_systolic_sc_pool(jobs, workers);
+    ASSERT_EQ(res.size(), jobs.size());
+    for (size_t j = 0; j < jobs.size(); ++j) {
+      ASSERT_EQ(res[j].size(), layers.size());
+      for (size_t l = 0; l < layers.size(); ++l) {
+        const FoldTiming ft = fold_timing(jobs[j].chip.dataflow, jobs[j].chip.rows, jobs[j].chip.cols, layers[l].gemm);
+        EXPECT_EQ(res[j][l].total_cycles, ft.total_cycles) << "job " << j << " layer " << l;
+        EXPECT_EQ(res[j][l].folds, ft.folds);
+      }
+    }
+  }
 }
 
 TEST(SystolicSc, UnlimitedBandwidthEqualsScaleSimReference) {
