@@ -102,8 +102,7 @@ int run_train(const Args& args) {
       ("eval-every", po::value<int64_t>(), "steps between evaluations (default: the workload's)")
       ("seed", po::value<uint64_t>()->default_value(1), "seed for initialisation and shuffling")
       ("data", po::value<std::string>(), "folder of the IDX files (overrides dataset.path)")
-      ("format", po::value<std::string>()->default_value("text"), "text | json")
-      ("help", "print this help");
+      ("format", po::value<std::string>()->default_value("text"), "text | json");
   po::variables_map vm;
   if (!parse_options("train", "kneepoint train --workload F --batch M --lr X [options]", args,
                      desc, vm))
