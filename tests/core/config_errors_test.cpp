@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -39,8 +40,12 @@ std::string replace_line(const std::string& text, int line, const std::string& w
   return text.substr(0, start) + with + text.substr(end);
 }
 
+// ctest runs tests in parallel processes: each test writes into its own folder.
 std::string write_temp(const std::string& text, const std::string& name) {
-  const std::string path = ::testing::TempDir() + name;
+  const std::string dir = ::testing::TempDir() + "kp_" +
+                          ::testing::UnitTest::GetInstance()->current_test_info()->name() + "/";
+  (void)std::system(("mkdir -p " + dir).c_str());
+  const std::string path = dir + name;
   std::ofstream(path) << text;
   return path;
 }
