@@ -14,5 +14,6 @@ int run_study(const Args& args);
 int run_scalesim(const Args& args);
 int run_train(const Args& args);
 int run_fit(const Args& args);
+int run_validate(const Args& args);
 
 }  // namespace kp
