@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <vector>
@@ -133,10 +132,11 @@ class Conv2d final : public Layer<T> {
   void im2col(const T* x, int64_t n0, int64_t nb) {
     const int64_t c = m_c;
     for_each_patch(n0, nb, [x, c](T* col, int64_t off) {
+      // A plain loop, not memcpy: with one input channel a call per element would dominate.
       if (off < 0)
-        std::fill(col, col + c, T(0));
+        for (int64_t i = 0; i < c; ++i) col[i] = T(0);
       else
-        std::memcpy(col, x + off, sizeof(T) * static_cast<size_t>(c));
+        for (int64_t i = 0; i < c; ++i) col[i] = x[off + i];
     });
   }
   void col2im(T* dx, int64_t n0, int64_t nb) {
