@@ -31,12 +31,12 @@ struct FoldStep {
 
 // The chip: an array thread executing folds and a DMA thread prefetching the next fold's operands
 // into the idle half of the double buffer. The DMA may start fold i once fold i-1 has started (its
-// buffer half is then free); the array starts fold i once its operands are in and the ofmap write
-// buffer has room for fold i-1's outputs.
+// buffer half is then free); after fold i-1 the array waits until its outputs fit in the ofmap
+// write buffer (drained to DRAM at the interface bandwidth) and until fold i's operands are in.
 SC_MODULE(ScChip) {
   SC_HAS_PROCESS(ScChip);
 
-  ScChip(sc_core::sc_module_name name, const ScJob& job) : sc_module(name), m_job(job) {
+  ScChip(sc_core::sc_module_name name, const ScJob& job) : sc_module(name) {
     const ScChipConfig& c = job.chip;
     m_bw = c.dram_words_per_cycle;
     m_ofmap_capacity = (c.ofmap_sram_words + 1) / 2;
@@ -74,16 +74,21 @@ SC_MODULE(ScChip) {
         m_pending_ofmap = 0, m_pending_since = layer_start;
       } else {
         while (m_ready < static_cast<int64_t>(i)) wait(m_ready_event);
-        reserve_ofmap(m_steps[i - 1].ofmap_words);
       }
       m_started = static_cast<int64_t>(i);
       m_started_event.notify(sc_core::SC_ZERO_TIME);
       wait(s.cycles_per_fold * kCycle);
       const bool last_of_layer = i + 1 == m_steps.size() || m_steps[i + 1].first_of_layer;
       if (last_of_layer) {
+        // A layer ends at its last output write into SRAM (SCALE-Sim's Total Cycles); the drain
+        // of that last fold to DRAM is not part of it.
         ScLayerResult& r = m_results[static_cast<size_t>(s.layer)];
         r.total_cycles = cycles_now() - layer_start - 1;
         r.stall_cycles = r.total_cycles - m_layer_compute[static_cast<size_t>(s.layer)];
+      } else {
+        // The fold's outputs must fit in the write buffer before the array moves on; the DMA
+        // keeps prefetching the next fold meanwhile, so read and write stalls overlap.
+        reserve_ofmap(s.ofmap_words);
       }
     }
   }
@@ -116,7 +121,6 @@ SC_MODULE(ScChip) {
     m_pending_ofmap += words;
   }
 
-  ScJob m_job;
   int64_t m_bw = 0, m_ofmap_capacity = 0;
   std::vector<FoldStep> m_steps;
   std::vector<ScLayerResult> m_results;
