@@ -3,6 +3,8 @@
 // measured on this machine's CPU. `--threads T` runs T independent trials at once (the way a step
 // curve uses several cores; each trial is single-threaded) and reports their summed samples/s. `--csv FILE` also writes the mean time per update of the
 // MLP for M = 1, 4, 16, ..., 4096 (to validate the simulator's host-CPU config).
+#include <time.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -17,8 +19,18 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Mean seconds per update after a warm-up, measured over at least `min_s` seconds.
-double time_per_update(const kp::ResolvedNetwork& net, const kp::Dataset& data, int64_t batch,
+double thread_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+struct Timing {
+  double wall_s = 0, cpu_s = 0;  // per update; cpu = this thread's CPU time (robust to sharing)
+};
+
+// Mean time per update after a warm-up, measured over at least `min_s` seconds.
+Timing time_per_update(const kp::ResolvedNetwork& net, const kp::Dataset& data, int64_t batch,
                        double min_s) {
   kp::TrialConfig cfg;
   cfg.batch = batch;
@@ -28,6 +40,7 @@ double time_per_update(const kp::ResolvedNetwork& net, const kp::Dataset& data, 
   kp::Trainer trainer(net, data, cfg);
   for (int i = 0; i < 3; ++i) trainer.step();
   int64_t steps = 0;
+  const double c0 = thread_cpu_s();
   const auto t0 = Clock::now();
   double elapsed = 0;
   do {
@@ -35,21 +48,24 @@ double time_per_update(const kp::ResolvedNetwork& net, const kp::Dataset& data, 
     ++steps;
     elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
   } while (elapsed < min_s || steps < 3);
-  return elapsed / double(steps);
+  return {elapsed / double(steps), (thread_cpu_s() - c0) / double(steps)};
 }
 
-// Summed samples/s of `threads` concurrent trials.
-double samples_per_s(const kp::ResolvedNetwork& net, const kp::Dataset& data, int64_t batch,
-                     double min_s, int threads) {
-  std::vector<double> t(static_cast<size_t>(threads));
+// Summed samples/s of `threads` concurrent trials, by wall time and by CPU time.
+std::pair<double, double> samples_per_s(const kp::ResolvedNetwork& net, const kp::Dataset& data,
+                                        int64_t batch, double min_s, int threads) {
+  std::vector<Timing> t(static_cast<size_t>(threads));
   std::vector<std::thread> pool;
   for (int i = 1; i < threads; ++i)
     pool.emplace_back([&, i] { t[static_cast<size_t>(i)] = time_per_update(net, data, batch, min_s); });
   t[0] = time_per_update(net, data, batch, min_s);
   for (auto& th : pool) th.join();
-  double sum = 0;
-  for (double x : t) sum += double(batch) / x;
-  return sum;
+  double wall = 0, cpu = 0;
+  for (const Timing& x : t) {
+    wall += double(batch) / x.wall_s;
+    cpu += double(batch) / x.cpu_s;
+  }
+  return {wall, cpu};
 }
 
 }  // namespace
@@ -80,11 +96,13 @@ int main(int argc, char** argv) {
                         {"mlp", &mlp, 128, 110e3},  {"mlp", &mlp, 1024, 176e3},
                         {"cnn", &cnn, 128, 2.5e3}};
   std::printf("%d concurrent single-threaded trial(s)\n", threads);
-  std::printf("%-4s %6s %14s %14s %8s\n", "net", "batch", "samples/s", "pytorch", "ratio");
+  std::printf("(cpu: per-thread CPU time, i.e. excluding time the shared machine ran others)\n");
+  std::printf("%-4s %6s %12s %12s %10s %8s %8s\n", "net", "batch", "samples/s", "(cpu)", "pytorch",
+              "ratio", "(cpu)");
   for (const Case& c : cases) {
-    const double sps = samples_per_s(*c.net, data, c.batch, min_s, threads);
-    std::printf("%-4s %6lld %14.0f %14.0f %8.2f\n", c.name, static_cast<long long>(c.batch), sps,
-                c.anchor, sps / c.anchor);
+    const auto [sps, cpu] = samples_per_s(*c.net, data, c.batch, min_s, threads);
+    std::printf("%-4s %6lld %12.0f %12.0f %10.0f %8.2f %8.2f\n", c.name,
+                static_cast<long long>(c.batch), sps, cpu, c.anchor, sps / c.anchor, cpu / c.anchor);
     std::fflush(stdout);
   }
   if (csv) {
@@ -93,11 +111,11 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s: cannot write\n", csv);
       return 2;
     }
-    std::fprintf(f, "network,batch,update_s,samples_per_s\n");
+    std::fprintf(f, "network,batch,update_s,update_cpu_s,samples_per_s\n");
     for (int64_t m = 1; m <= 4096; m *= 4) {
-      const double t = time_per_update(mlp, data, m, min_s);
-      std::fprintf(f, "mlp_784_256_256_10,%lld,%.9g,%.6g\n", static_cast<long long>(m), t,
-                   double(m) / t);
+      const Timing t = time_per_update(mlp, data, m, min_s);
+      std::fprintf(f, "mlp_784_256_256_10,%lld,%.9g,%.9g,%.6g\n", static_cast<long long>(m),
+                   t.wall_s, t.cpu_s, double(m) / t.wall_s);
     }
     std::fclose(f);
   }
