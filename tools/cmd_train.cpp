@@ -71,7 +71,7 @@ void print_text(std::ostream& out, const std::string& workload, const TrialConfi
   out << "train " << workload << ": batch " << c.batch << ", lr " << c.optimizer.learning_rate
       << ", momentum " << c.optimizer.momentum << ", seed " << c.seed << "\n";
   out << "     step  val_error  train_loss\n";
-  for (const CurvePoint& p : r.curve) {
+  for (const ValidationPoint& p : r.curve) {
     char line[96];
     std::snprintf(line, sizeof line, "%9lld  %9.4f  %10.4f\n", static_cast<long long>(p.step),
                   p.validation_error, p.train_loss);

@@ -5,7 +5,8 @@
 // Contract: deterministic for a given (network, dataset, config) — initialisation, shuffling and
 // arithmetic depend only on config.seed, never on the thread or on other trials running at the
 // same time (Eigen runs single-threaded here: no OpenMP). All buffers are allocated at
-// construction; step() allocates nothing.
+// construction; step() allocates nothing. The Dataset must outlive the Trainer (it is read, never
+// copied, so concurrent trials share one).
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -29,7 +30,7 @@ struct TrialConfig {
   double divergence_loss = 1e3;    // a mini-batch loss above this (or non-finite) is divergence
 };
 
-struct CurvePoint {
+struct ValidationPoint {
   int64_t step = 0;
   double validation_error = 0;
   double train_loss = 0;           // mean mini-batch loss since the previous evaluation
@@ -37,7 +38,7 @@ struct CurvePoint {
 
 struct TrialResult {
   std::optional<int64_t> steps_to_target;
-  std::vector<CurvePoint> curve;
+  std::vector<ValidationPoint> curve;
   bool diverged = false;
   int64_t steps = 0;               // updates performed
   double wall_time_s = 0;          // everything, evaluations included
