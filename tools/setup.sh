@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs what kneepoint needs from Debian (only what is missing), then configures and builds.
 # Idempotent: a second run installs nothing and rebuilds only what changed.
-# Usage: tools/setup.sh [BUILD_DIR]   (default: build)
+# Usage: tools/setup.sh [BUILD_DIR [TARGET...]]   (default: build, all targets)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
+shift || true
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
 packages=(build-essential cmake pkg-config libsystemc-dev libeigen3-dev libyaml-cpp-dev
           libboost-program-options-dev libgtest-dev zlib1g-dev dataset-fashion-mnist)
 missing=()
@@ -20,4 +23,4 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 echo "setup: configuring and building in $build"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release > "$build.cmake.log" 2>&1 || { cat "$build.cmake.log"; exit 1; }
-cmake --build "$build" -j"$(nproc)"
+cmake --build "$build" -j"$(nproc)" "${targets[@]}"
