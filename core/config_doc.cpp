@@ -7,12 +7,13 @@
 namespace kp {
 namespace {
 
-std::string dir_of(const std::string& path) {
-  const auto slash = path.find_last_of('/');
-  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
-}
-
 }  // namespace
+
+std::string resolve_relative(const std::string& file, const std::string& path) {
+  if (path.empty() || path[0] == '/') return path;
+  const auto slash = file.find_last_of('/');
+  return slash == std::string::npos ? path : file.substr(0, slash + 1) + path;
+}
 
 // Keys of `over` win. Scalars and sequences replace as a whole: merging lists element-wise
 // surprises people. Assigning into a map makes new node handles, so the entry is tracked again
@@ -74,7 +75,7 @@ YAML::Node ConfigDoc::read_file(const std::string& path, std::vector<std::string
   if (!base_name.IsScalar())
     throw ConfigError({doc.at(base_name, "base", "expected a file name")});
   chain.push_back(path);
-  YAML::Node base = read_file(dir_of(path) + base_name.as<std::string>(), chain, doc);
+  YAML::Node base = read_file(resolve_relative(path, base_name.as<std::string>()), chain, doc);
   chain.pop_back();
   node.remove("base");
   doc.merge_into(base, node, path);

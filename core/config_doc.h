@@ -13,6 +13,9 @@
 
 namespace kp {
 
+// `path` as written in `file`: absolute paths stay, relative ones are taken from file's folder.
+std::string resolve_relative(const std::string& file, const std::string& path);
+
 class ConfigDoc {
  public:
   // Throws ConfigError for a missing file, a YAML syntax error, or a `base:` cycle.

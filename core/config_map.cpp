@@ -87,14 +87,8 @@ int64_t ConfigMap::integer(const std::string& key, int64_t min_value) {
   YAML::Node n = scalar(key);
   if (!n.IsDefined()) return min_value;
   const std::string& s = n.Scalar();
-  size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(s, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != s.size() || s.empty()) {
+  int64_t v = 0;
+  if (!parse_int64(s, v)) {
     error(key, "expected an integer >= " + std::to_string(min_value) + ", got \"" + s + "\"");
     return min_value;
   }
@@ -190,15 +184,9 @@ std::vector<int64_t> ConfigMap::integer_list(const std::string& key, int64_t min
     return out;
   }
   for (const YAML::Node& item : n) {
-    long long v = 0;
-    size_t used = 0;
+    int64_t v = 0;
     const std::string s = item.IsScalar() ? item.Scalar() : std::string();
-    try {
-      v = std::stoll(s, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (s.empty() || used != s.size() || v < min_value) {
+    if (!parse_int64(s, v) || v < min_value) {
       error_at(item, key, "expected integers >= " + std::to_string(min_value) + ", got \"" + s + "\"");
       continue;
     }

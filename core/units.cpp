@@ -1,6 +1,7 @@
 #include "core/units.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <vector>
@@ -64,6 +65,16 @@ std::string dim_units(Dim dim) {
     out += u.name;
   }
   return out;
+}
+
+bool parse_int64(const std::string& text, int64_t& out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (errno != 0 || *end != '\0' || std::isspace(static_cast<unsigned char>(text[0]))) return false;
+  out = v;
+  return true;
 }
 
 double parse_quantity(const std::string& text, Dim dim) {

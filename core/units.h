@@ -3,6 +3,7 @@
 // Contract: parse_quantity() returns the value in the SI base unit of the dimension (bytes, bytes/s,
 // Hz, s, J, FLOP/s) or throws UnitError whose message says which units are accepted. A bare number
 // is an error for every dimension: a unit is part of the value.
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -20,5 +21,7 @@ const char* dim_name(Dim dim);
 // The accepted unit spellings, e.g. "B/s, KB/s, MB/s, GB/s, GiB/s, TB/s, Gb/s, Gbit/s".
 std::string dim_units(Dim dim);
 double parse_quantity(const std::string& text, Dim dim);
+// A whole decimal integer and nothing else (no "4.5", no "12abc"); false otherwise.
+bool parse_int64(const std::string& text, int64_t& out);
 
 }  // namespace kp

@@ -8,12 +8,6 @@
 namespace kp {
 namespace {
 
-std::string resolve_path(const std::string& yaml_path, const std::string& p) {
-  if (p.empty() || p[0] == '/') return p;
-  const auto slash = yaml_path.find_last_of('/');
-  return slash == std::string::npos ? p : yaml_path.substr(0, slash + 1) + p;
-}
-
 void parse_network(ConfigMap& root, WorkloadSpec& w) {
   ConfigMap in = root.map("input");
   w.network.input.c = in.integer("channels", 1);
@@ -75,7 +69,7 @@ WorkloadSpec parse_workload(const ConfigDoc& doc) {
     w.step_curve.n_inf = s.number("n_inf", 0.0, 1e12);
     w.step_curve.alpha = s.number("alpha", 0.0, 1e15);
   } else {
-    w.step_curve.path = resolve_path(doc.path(), s.text("path"));
+    w.step_curve.path = resolve_relative(doc.path(), s.text("path"));
   }
   s.check_unknown();
   root.finish();

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/config_error.h"
+#include "core/units.h"
 #include "models/time_model/time_model.h"
 
 namespace kp {
@@ -31,14 +32,8 @@ bool parse_options(const std::string& verb, const std::string& usage, const Args
 std::vector<int64_t> parse_int_list(const std::string& option, const std::string& text) {
   const auto dots = text.find("..");
   auto to_int = [&](const std::string& s) -> int64_t {
-    size_t used = 0;
-    long long v = 0;
-    try {
-      v = std::stoll(s, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != s.size() || v < 1)
+    int64_t v = 0;
+    if (!parse_int64(s, v) || v < 1)
       throw ConfigError("--" + option, "expected integers >= 1 as \"1,2,4\" or \"1..4096\", got \"" + text + "\"");
     return v;
   };

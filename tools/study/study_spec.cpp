@@ -6,12 +6,6 @@
 namespace kp {
 namespace {
 
-std::string relative_to(const std::string& file, const std::string& p) {
-  if (p.empty() || p[0] == '/') return p;
-  const auto slash = file.find_last_of('/');
-  return slash == std::string::npos ? p : file.substr(0, slash + 1) + p;
-}
-
 std::vector<int64_t> parse_grid(ConfigMap& root, const std::string& key) {
   if (root.has_map(key)) {
     ConfigMap g = root.map(key);
@@ -31,7 +25,7 @@ StudySpec parse_study(const ConfigDoc& doc) {
   StudySpec s;
   s.source_file = doc.path();
   s.name = root.text("name");
-  s.workload = relative_to(doc.path(), root.text("workload"));
+  s.workload = resolve_relative(doc.path(), root.text("workload"));
   const YAML::Node hw = doc.root()["hardware"];
   if (!hw || !hw.IsSequence() || hw.size() == 0) {
     root.error("hardware", "expected a non-empty list of hardware files");
@@ -41,7 +35,7 @@ StudySpec parse_study(const ConfigDoc& doc) {
         root.error_at(h, "hardware", "expected a file name");
         continue;
       }
-      s.hardware.push_back(relative_to(doc.path(), h.Scalar()));
+      s.hardware.push_back(resolve_relative(doc.path(), h.Scalar()));
     }
   }
   root.mark_used("hardware");
