@@ -1,6 +1,14 @@
 #pragma once
 // Analytic twin of the data-parallel update (see update_model.h). Bucketed overlap is computed
 // exactly for a contention-free pipeline: bucket b's all-reduce starts at max(ready_b, end_{b-1}).
+// Speed: a learner's compute and its bucket schedule depend only on the per-learner batch m, not
+// on P, so they are computed once per m and cached; a further (M, P) point with the same m costs
+// one collective evaluation per bucket (sweeps of 10^6 points per second).
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
 #include "core/hw_spec.h"
 #include "core/lowering.h"
 #include "sim/analytic/chip_analytic.h"
@@ -16,6 +24,17 @@ class AnalyticUpdate : public UpdateModel {
                         std::vector<LayerRecord>* layers = nullptr) const override;
 
  private:
+  // One learner's step at per-learner batch m: everything but the all-reduce.
+  struct Profile {
+    double forward_s = 0, backward_s = 0, optimizer_s = 0, backward_end_s = 0;
+    ActionCounts actions;                            // link_bytes filled per P
+    std::vector<std::pair<double, double>> buckets;  // (ready time in s, gradient bytes)
+  };
+  Profile profile(int64_t m, std::vector<LayerRecord>* layers) const;
+  UpdateResult finish(const Profile& prof, int64_t m, int64_t learners) const;
+
+  mutable std::mutex m_cache_mutex;
+  mutable std::unordered_map<int64_t, Profile> m_cache;
   HardwareSpec m_hw;
   LoweredStep m_step;
   ChipAnalytic m_chip;
