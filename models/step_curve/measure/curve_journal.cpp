@@ -1,0 +1,130 @@
+#include "models/step_curve/measure/curve_journal.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "core/config_error.h"
+
+namespace kp {
+namespace {
+
+const std::string k_magic = "# kneepoint curve journal ";
+
+TrialOutcome parse_outcome(const std::string& s, bool& ok) {
+  for (TrialOutcome o : {TrialOutcome::reached, TrialOutcome::budget, TrialOutcome::diverged,
+                         TrialOutcome::pruned})
+    if (s == to_string(o)) return o;
+  ok = false;
+  return TrialOutcome::budget;
+}
+
+void write_all(int fd, const std::string& text, const std::string& path) {
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw ConfigError(path, std::string("cannot write the journal: ") + std::strerror(errno));
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0)
+    throw ConfigError(path, std::string("cannot fsync the journal: ") + std::strerror(errno));
+}
+
+}  // namespace
+
+std::string format_journal_line(const TrialRecord& r) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%lld,%d,%.17g,%.17g,%s,%s,%.6g\n",
+                static_cast<long long>(r.batch), r.trial, r.learning_rate, r.momentum,
+                r.steps ? std::to_string(*r.steps).c_str() : "inf", to_string(r.outcome), r.wall_s);
+  return buf;
+}
+
+bool parse_journal_line(const std::string& line, TrialRecord& r) {
+  std::vector<std::string> f;
+  std::stringstream ss(line);
+  for (std::string item; std::getline(ss, item, ',');) f.push_back(item);
+  if (f.size() != 7) return false;
+  try {
+    size_t pos = 0;
+    r.batch = std::stoll(f[0], &pos);
+    if (pos != f[0].size()) return false;
+    r.trial = std::stoi(f[1], &pos);
+    if (pos != f[1].size()) return false;
+    r.learning_rate = std::stod(f[2]);
+    r.momentum = std::stod(f[3]);
+    if (f[4] == "inf") {
+      r.steps.reset();
+    } else {
+      r.steps = std::stoll(f[4], &pos);
+      if (pos != f[4].size()) return false;
+    }
+    bool ok = true;
+    r.outcome = parse_outcome(f[5], ok);
+    r.wall_s = std::stod(f[6]);
+    return ok && (r.steps.has_value() == (r.outcome == TrialOutcome::reached));
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+CurveJournal::CurveJournal(const std::string& path, const std::string& fingerprint, bool resume)
+    : m_path(path) {
+  const std::string header = k_magic + fingerprint + "\n";
+  std::ifstream in(path, std::ios::binary);
+  std::string text;
+  if (in) {
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  off_t keep = 0;
+  if (!text.empty()) {
+    if (!resume)
+      throw ConfigError(path, "a journal of an earlier measurement exists: pass --resume to "
+                              "continue it, or delete it to start over");
+    if (text.compare(0, header.size(), header) != 0)
+      throw ConfigError(path, "the journal was made with other settings (expected the first "
+                              "line `" + header.substr(0, header.size() - 1) + "`)");
+    keep = static_cast<off_t>(header.size());
+    size_t pos = header.size();
+    while (pos < text.size()) {
+      const size_t nl = text.find('\n', pos);
+      if (nl == std::string::npos) break;  // torn last line: the trial was running, redo it
+      TrialRecord r;
+      if (!parse_journal_line(text.substr(pos, nl - pos), r)) break;
+      m_records.push_back(r);
+      pos = nl + 1;
+      keep = static_cast<off_t>(pos);
+    }
+  }
+  m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (m_fd < 0) throw ConfigError(path, std::string("cannot open the journal: ") + std::strerror(errno));
+  if (keep == 0) {
+    if (::ftruncate(m_fd, 0) != 0 || ::lseek(m_fd, 0, SEEK_SET) < 0)
+      throw ConfigError(path, "cannot reset the journal");
+    write_all(m_fd, header, path);
+  } else {
+    if (::ftruncate(m_fd, keep) != 0 || ::lseek(m_fd, keep, SEEK_SET) < 0)
+      throw ConfigError(path, "cannot truncate the torn end of the journal");
+  }
+}
+
+CurveJournal::~CurveJournal() {
+  if (m_fd >= 0) ::close(m_fd);
+}
+
+void CurveJournal::append(const TrialRecord& record) {
+  write_all(m_fd, format_journal_line(record), m_path);
+  m_records.push_back(record);
+}
+
+}  // namespace kp

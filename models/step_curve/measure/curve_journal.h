@@ -1,0 +1,34 @@
+#pragma once
+// The append-only trial journal of a curve measurement. Line 1: `# kneepoint curve journal <fp>`;
+// then one line per finished trial: batch,trial,learning_rate,momentum,steps|inf,outcome,wall_s.
+// Every append is written with one write(2) and fsync'ed, so a kill -9 leaves at most a torn last
+// line, which open() drops (and truncates away) on resume.
+#include <string>
+#include <vector>
+
+#include "models/step_curve/measure/curve_measure.h"
+
+namespace kp {
+
+class CurveJournal {
+ public:
+  // Creates the journal or, with resume, reads it (returned by records()). Throws ConfigError
+  // when it exists without resume, or its fingerprint differs.
+  CurveJournal(const std::string& path, const std::string& fingerprint, bool resume);
+  ~CurveJournal();
+  CurveJournal(const CurveJournal&) = delete;
+  CurveJournal& operator=(const CurveJournal&) = delete;
+
+  const std::vector<TrialRecord>& records() const { return m_records; }
+  void append(const TrialRecord& record);  // not thread-safe: callers hold a lock
+
+ private:
+  std::string m_path;
+  int m_fd = -1;
+  std::vector<TrialRecord> m_records;
+};
+
+std::string format_journal_line(const TrialRecord& r);
+bool parse_journal_line(const std::string& line, TrialRecord& r);
+
+}  // namespace kp
