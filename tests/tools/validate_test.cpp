@@ -1,0 +1,138 @@
+// kneepoint validate pollux: trace parsing, one prediction against the closed forms, the CLI's
+// median APE and its exit code on a malformed file.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "core/config_error.h"
+#include "sim/analytic/update_analytic.h"
+#include "tools/study/case_loader.h"
+#include "tools/validate/pollux_validation.h"
+
+namespace kp {
+namespace {
+
+const std::string kTraces = std::string(KP_SHARED_DIR) + "/pollux_osdi21_traces/cifar10";
+const std::string kHw = std::string(KP_SOURCE_DIR) + "/hw_configs/t4_cluster.yaml";
+const std::string kWorkload = std::string(KP_SOURCE_DIR) + "/workloads/resnet18_cifar10.yaml";
+
+std::string temp_dir(const std::string& name) {
+  const std::string d = ::testing::TempDir() + "validate_" + name;
+  (void)std::system(("mkdir -p " + d).c_str());
+  return d;
+}
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+std::string error_of(const std::string& path) {
+  try {
+    read_placements(path);
+  } catch (const ConfigError& e) {
+    return e.what() + std::string("\n") + e.diagnostics().front().format();
+  }
+  return "";
+}
+
+TEST(PolluxValidation, ParsesPlacements) {
+  EXPECT_EQ(parse_placement("4431", "f", 1), (std::vector<int>{4, 4, 3, 1}));
+  EXPECT_THROW(parse_placement("40", "f", 1), ConfigError);
+  EXPECT_THROW(parse_placement("4a", "f", 1), ConfigError);
+  const auto rows = read_placements(kTraces + "/placements.csv");
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows.front().placement(), "1");
+  EXPECT_EQ(rows.front().local_bsz, 32);
+  EXPECT_EQ(rows.front().line, 2);
+  const auto scal = read_scalability(kTraces + "/scalability.csv");
+  ASSERT_FALSE(scal.empty());
+  // 6 nodes, 10 replicas: spread as evenly as possible.
+  for (const PolluxRow& r : scal)
+    if (r.gpus_per_node.size() == 6 && r.learners() == 10) {
+      EXPECT_EQ(r.placement(), "222211");
+      break;
+    }
+}
+
+TEST(PolluxValidation, TwoNodesOneGpuEachMatchesTheRingClosedForm) {
+  const Case c = load_case(kHw, kWorkload);
+  const PolluxRow row{"x", 2, {1, 1}, 64, 0.1, 0.05};
+  const PolluxPrediction p = predict(c, row);
+  // One GPU per node: the hierarchical collective is a 2-node ring on the network, per bucket
+  // 2(P-1)(a + d/(P B)) = 2a + d/B; summed over the buckets: 2 a n_buckets + D/B.
+  double grad_bytes = 0;
+  for (const Op& op : c.step.ops) grad_bytes += static_cast<double>(op.grad_params) * c.hw.array.bytes_per_element;
+  // ResNet-18 for CIFAR-10 with BN affine parameters: 11,173,962 parameters, 4 bytes each (FP32).
+  EXPECT_DOUBLE_EQ(grad_bytes, 11173962.0 * 4);
+  const double n_buckets = 2;  // 44.7 MB in 25 MiB buckets: one full, one partial
+  const InterconnectSpec& ic = c.hw.interconnect;
+  const double bw = ic.inter_node.bandwidth_bytes_per_s * ic.efficiency;
+  EXPECT_NEAR(p.allreduce_s, 2 * ic.inter_node.latency_s * n_buckets + grad_bytes / bw, 1e-12);
+  // Compute is per GPU: the step is one GPU's step plus the exposed all-reduce.
+  const AnalyticUpdate one(c.hw, c.step, c.hw.array.bytes_per_element);
+  const UpdateBreakdown b1 = one.simulate(64, 1).breakdown;
+  EXPECT_NEAR(p.step_time_s, b1.t_update_s + p.sync_time_s, 1e-12);
+  EXPECT_GT(p.sync_time_s, 0.0);
+  EXPECT_LE(p.sync_time_s, p.allreduce_s);
+}
+
+TEST(PolluxValidation, UnevenPlacementIsBoundedByItsFullestNode) {
+  const Case c = load_case(kHw, kWorkload);
+  const PolluxPrediction uneven = predict(c, {"x", 2, {3, 1}, 64, 0, 0});
+  const PolluxPrediction full = predict(c, {"x", 2, {3, 3}, 64, 0, 0});
+  EXPECT_DOUBLE_EQ(uneven.step_time_s, full.step_time_s);
+  EXPECT_DOUBLE_EQ(uneven.sync_time_s, full.sync_time_s);
+  const PolluxPrediction single = predict(c, {"x", 2, {1}, 64, 0, 0});
+  EXPECT_EQ(single.sync_time_s, 0.0);
+  EXPECT_EQ(single.allreduce_s, 0.0);
+}
+
+TEST(PolluxValidation, MedianApe) {
+  EXPECT_DOUBLE_EQ(median_ape({1.1, 2.0, 0.5}, {1.0, 2.0, 1.0}), 10.0);
+  EXPECT_TRUE(std::isnan(median_ape({}, {})));
+}
+
+TEST(PolluxValidation, MalformedFilesNameFileAndLine) {
+  const std::string d = temp_dir("malformed");
+  write(d + "/missing.csv", "placement,local_bsz,step_time\n4,32,0.1\n");
+  EXPECT_NE(error_of(d + "/missing.csv").find("missing.csv:1:1: error: sync_time: missing column"),
+            std::string::npos);
+  write(d + "/bad.csv", "placement,local_bsz,step_time,sync_time\n4,32,0.1,0.01\n4,3x,0.1,0.01\n");
+  EXPECT_NE(error_of(d + "/bad.csv").find("bad.csv:3:1: error: local_bsz: expected an integer"),
+            std::string::npos);
+}
+
+int cli(const std::string& args, const std::string& out) {
+  const int status = std::system((std::string(KP_CLI) + " " + args + " > " + out + " 2>&1").c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(PolluxValidation, CliPrintsAFiniteMedianApeAndExitsTwoOnBadInput) {
+  const std::string d = temp_dir("cli");
+  const std::string out = d + "/out.txt";
+  ASSERT_EQ(cli("validate pollux " + kTraces + " --hw " + kHw + " --workload " + kWorkload, out), 0);
+  std::ifstream in(out);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  int found = 0;
+  for (size_t at = text.find("median APE step_time "); at != std::string::npos;
+       at = text.find("median APE step_time ", at + 1)) {
+    double step = 0, sync = 0;
+    ASSERT_EQ(std::sscanf(text.c_str() + at, "median APE step_time %lf%% (goal <= 25%%), sync_time %lf", &step, &sync), 2);
+    EXPECT_TRUE(std::isfinite(step) && std::isfinite(sync));
+    ++found;
+  }
+  EXPECT_EQ(found, 2);  // placements.csv and scalability.csv
+  write(d + "/placements.csv", "placement,local_bsz,step_time,sync_time\n4,32,0.1,zero\n");
+  write(d + "/scalability.csv", "num_nodes,num_replicas,local_bsz,step_time,sync_time\n");
+  EXPECT_EQ(cli("validate pollux " + d + " --hw " + kHw + " --workload " + kWorkload, out), 2);
+}
+
+}  // namespace
+}  // namespace kp

@@ -1,0 +1,44 @@
+#pragma once
+// Validation of T_update(M, P) against the Pollux (OSDI'21) measured traces of ResNet-18/CIFAR-10
+// on AWS g4dn.12xlarge (4 x T4 per node). Contract: read_placements() / read_scalability() parse the
+// trace CSVs into rows (any malformed file is one ConfigError naming file:line); predict() returns
+// the model's step_time and sync_time for one row; median_ape() is the median of |pred - meas| / meas.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tools/study/case_loader.h"
+
+namespace kp {
+
+struct PlacementRow {
+  std::string origin;            // file the row came from
+  int line = 0;                  // 1-based line in that file
+  std::vector<int> gpus_per_node;  // one entry per node
+  int64_t local_bsz = 0;         // per-GPU batch
+  double step_time_s = 0;        // measured seconds per optimizer step
+  double sync_time_s = 0;        // measured seconds of all-reduce inside the step
+  int64_t learners() const;
+  std::string placement() const;  // digits, as in placements.csv
+};
+
+// placements.csv: placement,local_bsz,step_time,sync_time.
+std::vector<PlacementRow> read_placements(const std::string& path);
+// scalability.csv: num_nodes,num_replicas,local_bsz,step_time,sync_time; replicas are spread as
+// evenly as possible over the nodes (the file does not say how they were placed).
+std::vector<PlacementRow> read_scalability(const std::string& path);
+// "4431" -> {4, 4, 3, 1}; each digit 1..9, else a ConfigError at origin:line.
+std::vector<int> parse_placement(const std::string& text, const std::string& origin, int line);
+
+struct PolluxPrediction {
+  double step_time_s = 0;  // T_update at M = local_bsz * P on P learners
+  double sync_time_s = 0;  // allreduce_exposed_s: the all-reduce time not hidden behind backward
+  double allreduce_s = 0;  // total all-reduce time, for reference
+};
+
+PolluxPrediction predict(const Case& c, const PlacementRow& row);
+
+// Median absolute percentage error in percent; rows with a measured value <= 0 are skipped.
+double median_ape(const std::vector<double>& predicted, const std::vector<double>& measured);
+
+}  // namespace kp
