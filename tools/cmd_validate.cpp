@@ -17,7 +17,7 @@ namespace {
 
 struct Scored {
   PlacementRow row;
-  PolluxPrediction pred;
+  PolluxStepPrediction pred;
   double step_ape = 0, sync_ape = 0;  // percent; sync_ape < 0 when not scored (one GPU)
 };
 
@@ -75,7 +75,7 @@ int run_validate(const Args& args) {
     std::vector<Scored> scored;
     std::vector<double> sp, sm, yp, ym;
     for (const PlacementRow& row : rows) {
-      Scored s{row, predict(c, row), 0, -1};
+      Scored s{row, predict_pollux_row(c, row), 0, -1};
       s.step_ape = ape(s.pred.step_time_s, row.step_time_s);
       sp.push_back(s.pred.step_time_s);
       sm.push_back(row.step_time_s);

@@ -163,7 +163,7 @@ std::vector<PlacementRow> read_scalability(const std::string& path) {
   return out;
 }
 
-PolluxPrediction predict(const Case& c, const PlacementRow& row) {
+PolluxStepPrediction predict_pollux_row(const Case& c, const PlacementRow& row) {
   // Uneven placements (e.g. "31"): the hierarchical collective assumes full nodes, so every node is
   // modelled with the most GPUs any node has. The node with the most GPUs does the longest
   // intra-node reduce-scatter / all-gather and the inter-node ring waits for its slowest member, so
@@ -177,7 +177,7 @@ PolluxPrediction predict(const Case& c, const PlacementRow& row) {
   hw.interconnect.max_learners = std::max(hw.interconnect.max_learners, p_model);
   const AnalyticUpdate model(hw, c.step, hw.array.bytes_per_element);
   const UpdateResult r = model.simulate(row.local_bsz * p_model, p_model);
-  PolluxPrediction out;
+  PolluxStepPrediction out;
   out.step_time_s = r.breakdown.t_update_s;
   out.sync_time_s = r.breakdown.allreduce_exposed_s;
   out.allreduce_s = r.breakdown.allreduce_s;

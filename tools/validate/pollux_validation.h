@@ -1,7 +1,7 @@
 #pragma once
 // Validation of T_update(M, P) against the Pollux (OSDI'21) measured traces of ResNet-18/CIFAR-10
 // on AWS g4dn.12xlarge (4 x T4 per node). Contract: read_placements() / read_scalability() parse the
-// trace CSVs into rows (any malformed file is one ConfigError naming file:line); predict() returns
+// trace CSVs into rows (any malformed file is one ConfigError naming file:line); predict_pollux_row() returns
 // the model's step_time and sync_time for one row; median_ape() is the median of |pred - meas| / meas.
 #include <cstdint>
 #include <string>
@@ -30,13 +30,13 @@ std::vector<PlacementRow> read_scalability(const std::string& path);
 // "4431" -> {4, 4, 3, 1}; each digit 1..9, else a ConfigError at origin:line.
 std::vector<int> parse_placement(const std::string& text, const std::string& origin, int line);
 
-struct PolluxPrediction {
+struct PolluxStepPrediction {
   double step_time_s = 0;  // T_update at M = local_bsz * P on P learners
   double sync_time_s = 0;  // allreduce_exposed_s: the all-reduce time not hidden behind backward
   double allreduce_s = 0;  // total all-reduce time, for reference
 };
 
-PolluxPrediction predict(const Case& c, const PlacementRow& row);
+PolluxStepPrediction predict_pollux_row(const Case& c, const PlacementRow& row);
 
 // Median absolute percentage error in percent; rows with a measured value <= 0 are skipped.
 double median_ape(const std::vector<double>& predicted, const std::vector<double>& measured);
