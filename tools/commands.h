@@ -15,5 +15,6 @@ int run_scalesim(const Args& args);
 int run_train(const Args& args);
 int run_fit(const Args& args);
 int run_validate(const Args& args);
+int run_curve(const Args& args);
 
 }  // namespace kp
