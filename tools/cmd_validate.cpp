@@ -45,21 +45,23 @@ void print_worst(const std::vector<Scored>& rows, bool sync) {
 int run_validate(const Args& args) {
   po::options_description desc("validate options");
   std::string suite, dir, hw, workload, format;
+  std::vector<std::string> sets;
   desc.add_options()("suite", po::value(&suite)->required(), "trace suite (pollux)")(
       "dir", po::value(&dir)->required(), "folder with placements.csv and scalability.csv")(
       "hw", po::value(&hw)->default_value("hw_configs/t4_cluster.yaml"), "hardware YAML")(
       "workload", po::value(&workload)->default_value("workloads/resnet18_cifar10.yaml"), "workload YAML")(
-      "format", po::value(&format)->default_value("text"), "text|csv");
+      "format", po::value(&format)->default_value("text"), "text|csv")(
+      "set", po::value(&sets)->composing(), "dotted.key=value override (repeatable), e.g. to test a factor");
   po::positional_options_description pos;
   pos.add("suite", 1).add("dir", 1);
   po::variables_map vm;
-  if (!parse_options("validate", "kneepoint validate pollux DIR [--hw F] [--workload F] [--format text|csv]",
+  if (!parse_options("validate", "kneepoint validate pollux DIR [--hw F] [--workload F] [--format text|csv] [--set k=v]",
                      args, desc, vm, &pos))
     return 0;
   if (suite != "pollux") throw ConfigError("validate", "expected the suite pollux, got \"" + suite + "\"");
   if (format != "text" && format != "csv")
     throw ConfigError("--format", "expected text or csv, got \"" + format + "\"");
-  const Case c = load_case(hw, workload);
+  const Case c = load_case(hw, workload, sets);
   const std::vector<std::pair<std::string, std::vector<PlacementRow>>> files = {
       {"placements.csv", read_placements(dir + "/placements.csv")},
       {"scalability.csv", read_scalability(dir + "/scalability.csv")}};
