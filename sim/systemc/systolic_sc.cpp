@@ -41,22 +41,32 @@ SC_MODULE(ScChip) {
     m_bw = c.dram_words_per_cycle;
     m_ofmap_capacity = (c.ofmap_sram_words + 1) / 2;
     DramInterfaceSpec dram{c.ifmap_sram_words, c.filter_sram_words, c.ofmap_sram_words, std::max<int64_t>(m_bw, 1)};
+    const int64_t arrays = c.arrays;
+    if (arrays < 1) throw std::invalid_argument("ScChip: arrays must be >= 1");
     for (size_t l = 0; l < job.layers.size(); ++l) {
       const FoldTiming ft = fold_timing(c.dataflow, c.rows, c.cols, job.layers[l]);
+      // With several arrays, `arrays` consecutive folds form one wave: they compute side by side
+      // (one delay of cycles_per_fold) and the DMA fetches their new operands together.
+      int64_t in_wave = 0, ifmap_new = 0, filter_new = 0, ofmap = 0;
+      bool first = true;
       for (int64_t fc = 0; fc < ft.col_folds; ++fc) {
         for (int64_t fr = 0; fr < ft.row_folds; ++fr) {
           const FoldTraffic t = fold_traffic(c.dataflow, c.rows, c.cols, job.layers[l], dram, fr, fc);
+          ifmap_new += t.ifmap_new, filter_new += t.filter_new, ofmap += t.ofmap;
+          const bool last = fr + 1 == ft.row_folds && fc + 1 == ft.col_folds;
+          if (++in_wave < arrays && !last) continue;
           FoldStep s;
           s.layer = static_cast<int64_t>(l);
-          s.first_of_layer = fr == 0 && fc == 0;
-          s.fetch_cycles = m_bw > 0 ? ceil_div(std::max(t.ifmap_new, t.filter_new), m_bw) : 0;
-          s.ofmap_words = m_bw > 0 ? t.ofmap : 0;
+          s.first_of_layer = first;
+          s.fetch_cycles = m_bw > 0 ? ceil_div(std::max(ifmap_new, filter_new), m_bw) : 0;
+          s.ofmap_words = m_bw > 0 ? ofmap : 0;
           s.cycles_per_fold = ft.cycles_per_fold;
           m_steps.push_back(s);
+          first = false, in_wave = 0, ifmap_new = filter_new = ofmap = 0;
         }
       }
       m_results.push_back(ScLayerResult{0, 0, ft.folds});
-      m_layer_compute.push_back(ft.total_cycles);
+      m_layer_compute.push_back(ceil_div(ft.folds, arrays) * ft.cycles_per_fold - 1);
     }
     SC_THREAD(array_thread);
     SC_THREAD(dma_thread);

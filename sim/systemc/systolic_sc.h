@@ -22,6 +22,7 @@ namespace kp {
 
 struct ScChipConfig {
   int64_t rows = 0, cols = 0;
+  int64_t arrays = 1;  // identical arrays; each wave runs `arrays` consecutive folds side by side
   Dataflow dataflow = Dataflow::OutputStationary;
   int64_t ifmap_sram_words = 0, filter_sram_words = 0, ofmap_sram_words = 0;
   int64_t dram_words_per_cycle = 0;  // per interface (ifmap, filter, ofmap); 0 = unlimited
@@ -34,7 +35,7 @@ struct ScJob {
 
 struct ScLayerResult {
   int64_t total_cycles = 0;  // SCALE-Sim convention: index of the last output cycle
-  int64_t stall_cycles = 0;  // total_cycles - (folds * cycles_per_fold - 1)
+  int64_t stall_cycles = 0;  // total_cycles - (ceil(folds / arrays) * cycles_per_fold - 1)
   int64_t folds = 0;
 };
 

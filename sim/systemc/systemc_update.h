@@ -1,0 +1,47 @@
+#pragma once
+// The SystemC fidelity of the data-parallel update (contract in sim/update_model.h). Every GEMM of
+// the lowered step is timed on the SystemC systolic-array model (systolic_sc.h), run in a forked
+// worker (sc_pool.h) so that simulate() may be called any number of times from a process that never
+// elaborates; elementwise work, the all-reduce buckets and the optimizer take the analytic twin's
+// formulas (ChipAnalytic, collective_analytic), so the two fidelities differ only in GEMM timing.
+//
+// Hardware mapping from HardwareSpec to the SystemC chip:
+//   rows, cols, count (arrays), dataflow      = hw.array
+//   word                                      = hw.array.bytes_per_element bytes
+//   DRAM words per cycle (per interface)      = floor(dram.bandwidth / clock / bytes_per_element), >= 1
+//     (SCALE-Sim's convention: the ifmap, filter and ofmap interfaces each get that rate)
+//   ifmap / filter / ofmap SRAM words         = sram.capacity / 3 / bytes_per_element each
+//   GEMM seconds = max(SystemC cycles / (clock * compute_efficiency), SRAM-port time of the twin):
+//     DRAM is modelled by the simulated DMA stalls; SRAM port bandwidth is not simulated yet.
+#include <cstdint>
+#include <vector>
+
+#include "core/hw_spec.h"
+#include "core/lowering.h"
+#include "sim/analytic/chip_analytic.h"
+#include "sim/systemc/systolic_sc.h"
+#include "sim/update_model.h"
+
+namespace kp {
+
+class SystemcUpdate : public UpdateModel {
+ public:
+  SystemcUpdate(const HardwareSpec& hw, const LoweredStep& step, int64_t bytes_per_element);
+  const char* fidelity() const override { return "systemc"; }
+  UpdateResult simulate(int64_t batch, int64_t learners,
+                        std::vector<LayerRecord>* layers = nullptr) const override;
+
+  // One result per op of the step at per-learner batch m (zeros for elementwise and empty GEMMs);
+  // a GEMM takes total_cycles + 1 cycles (SCALE-Sim reports the last cycle's index).
+  std::vector<ScLayerResult> gemm_results(int64_t per_learner_batch) const;
+  const ScChipConfig& chip() const { return m_chip_config; }
+
+ private:
+  HardwareSpec m_hw;
+  LoweredStep m_step;
+  ChipAnalytic m_chip;
+  ScChipConfig m_chip_config;
+  int64_t m_bytes;
+};
+
+}  // namespace kp
