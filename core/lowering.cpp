@@ -1,5 +1,6 @@
 #include "core/lowering.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace kp {
@@ -49,12 +50,21 @@ void lower_layer(const ResolvedLayer& l, int32_t id, bool first, std::vector<Op>
       const int64_t kk = conv ? l.spec.kernel * l.spec.kernel : 1;
       const int64_t pix_out = l.out.h * l.out.w, pix_in = l.in.h * l.in.w;
       const int64_t cout = l.out.c, cin = l.in.c;
-      fwd.push_back(gemm(id, Phase::Forward, {pix_out, cout, kk * cin}, BatchDim::M));
+      const double in_fraction = static_cast<double>(pix_in) / static_cast<double>(pix_out * kk);
+      const double out_fraction = static_cast<double>(pix_out) / static_cast<double>(pix_in * kk);
+      Op f = gemm(id, Phase::Forward, {pix_out, cout, kk * cin}, BatchDim::M);
+      f.a_unique_fraction = std::min(1.0, in_fraction);
+      fwd.push_back(f);
       if (l.spec.bias) fwd.push_back(elementwise(id, Phase::Forward, out_e, 1, 2));
       Op wg = gemm(id, Phase::BackwardWeight, {kk * cin, cout, pix_out}, BatchDim::K);
       wg.grad_params = l.params;
+      wg.a_unique_fraction = std::min(1.0, in_fraction);
       // Reverse order inside the layer: data gradient first lets the previous layer start.
-      if (!first) bwd.push_back(gemm(id, Phase::BackwardData, {pix_in, cin, kk * cout}, BatchDim::M));
+      if (!first) {
+        Op bd = gemm(id, Phase::BackwardData, {pix_in, cin, kk * cout}, BatchDim::M);
+        bd.a_unique_fraction = std::min(1.0, out_fraction);
+        bwd.push_back(bd);
+      }
       bwd.push_back(wg);
       return;
     }

@@ -39,6 +39,10 @@ struct Op {
   double ops_per_element = 1.0;
   double tensors_moved = 2.0;
   int64_t grad_params = 0;  // backward-weight: parameters whose gradient is ready after this op
+  // Convolutions run as implicit GEMMs (as cuDNN and TPUs do): the A operand is the im2col view
+  // of a tensor, which holds each element about k*k/stride^2 times. DRAM moves the tensor once:
+  // this is unique elements / im2col elements (1 for dense layers).
+  double a_unique_fraction = 1.0;
 
   GemmDims gemm_at(int64_t batch) const {
     GemmDims g = gemm;

@@ -10,7 +10,7 @@ namespace kp {
 ChipAnalytic::ChipAnalytic(const HardwareSpec& hw, int64_t bytes_per_element)
     : m_hw(hw), m_bytes(bytes_per_element) {}
 
-OpCost ChipAnalytic::gemm_cost(const GemmDims& g) const {
+OpCost ChipAnalytic::gemm_cost(const GemmDims& g, double a_unique_fraction) const {
   OpCost c;
   if (g.m == 0 || g.n == 0 || g.k == 0) return c;
   const SystolicArraySpec& a = m_hw.array;
@@ -21,19 +21,21 @@ OpCost ChipAnalytic::gemm_cost(const GemmDims& g) const {
   c.macs = static_cast<double>(g.m) * g.n * g.k;
   c.compute_s = static_cast<double>(c.cycles) / (m_hw.clock_hz * m_hw.compute_efficiency);
   c.utilization = c.macs / (static_cast<double>(c.cycles) * a.rows * a.cols * a.count);
-  // Traffic: every operand crosses DRAM once when all three fit in SRAM; otherwise the operand on
-  // the rows (A, M x K) is streamed again for every SRAM-sized slice of B (K x N).
+  // DRAM traffic of a blocked GEMM with SRAM capacity S (the classic tiling bound, e.g. Hong &
+  // Kung 1981): every operand once when all fit, or when the smaller input stays resident in half
+  // of S while the other streams; otherwise output tiles of t x t (t = sqrt(S / 2 / bytes)) and
+  // A is re-read once per column of tiles, B once per row of tiles. Linear in the batch.
   const double bpe = static_cast<double>(m_bytes);
-  const double a_b = static_cast<double>(g.m) * g.k * bpe, b_b = static_cast<double>(g.k) * g.n * bpe,
+  const double a_b = static_cast<double>(g.m) * g.k * bpe * a_unique_fraction, b_b = static_cast<double>(g.k) * g.n * bpe,
                c_b = static_cast<double>(g.m) * g.n * bpe;
   const double cap = m_hw.sram.capacity_bytes;
   c.dram_bytes = a_b + b_b + c_b;
-  if (c.dram_bytes > cap) {
-    const double slices = std::ceil(b_b / (0.5 * cap));
-    c.dram_bytes = a_b * slices + b_b + c_b;
+  if (c.dram_bytes > cap && std::min(a_b, b_b) > 0.5 * cap) {
+    const double t = std::max(1.0, std::floor(std::sqrt(0.5 * cap / bpe)));
+    c.dram_bytes = a_b * std::ceil(static_cast<double>(g.n) / t) + b_b * std::ceil(static_cast<double>(g.m) / t) + c_b;
   }
   // SRAM feeds the array: each fold reads its row and column operand tiles, writes its outputs.
-  c.sram_bytes = a_b * std::ceil(static_cast<double>(g.n) / a.cols) +
+  c.sram_bytes = static_cast<double>(g.m) * g.k * bpe * std::ceil(static_cast<double>(g.n) / a.cols) +
                  b_b * std::ceil(static_cast<double>(g.m) / a.rows) + c_b;
   const double dram_s = c.dram_bytes / m_hw.dram.bandwidth_bytes_per_s;
   const double sram_s = c.sram_bytes / m_hw.sram.bandwidth_bytes_per_s;
@@ -62,7 +64,7 @@ OpCost ChipAnalytic::elementwise_cost(double elements, double ops_per_element, d
 }
 
 OpCost ChipAnalytic::cost(const Op& op, int64_t batch) const {
-  if (op.kind == OpKind::Gemm) return gemm_cost(op.gemm_at(batch));
+  if (op.kind == OpKind::Gemm) return gemm_cost(op.gemm_at(batch), op.a_unique_fraction);
   // The optimizer keeps fp32 master weights and momentum whatever the array precision.
   const int64_t bpe = op.phase == Phase::Update ? 4 : m_bytes;
   return elementwise_cost(static_cast<double>(op.elements_at(batch)), op.ops_per_element,

@@ -56,6 +56,23 @@ TEST(ChipAnalytic, DramBoundWhenBandwidthIsScarce) {
   EXPECT_DOUBLE_EQ(c.seconds, bytes / 1e9);
 }
 
+// A weight-gradient GEMM (K = batch x pixels) larger than SRAM: output tiles of t x t,
+// t = sqrt(S / 2 / bytes) = 512 for S = 512 KiB, 1-byte words; A re-read ceil(N/t) times, B
+// ceil(M/t) times: traffic grows linearly with the batch, never with its square.
+TEST(ChipAnalytic, BlockedTrafficIsLinearInTheBatch) {
+  HardwareSpec hw = npu();
+  hw.sram.capacity_bytes = 512 * 1024;
+  const ChipAnalytic chip(hw, 1);
+  const double k1 = 32.0 * 1024, m = 1152, n = 128;
+  const OpCost c1 = chip.gemm_cost({1152, 128, 32 * 1024});
+  EXPECT_DOUBLE_EQ(c1.dram_bytes, m * k1 * 1 + k1 * n * 3 + m * n);
+  const OpCost c2 = chip.gemm_cost({1152, 128, 64 * 1024});
+  EXPECT_DOUBLE_EQ(c2.dram_bytes - m * n, 2 * (c1.dram_bytes - m * n));
+  // Implicit GEMM: an im2col operand with 9 copies of each element moves 1/9 of its bytes.
+  const OpCost c3 = chip.gemm_cost({1152, 128, 32 * 1024}, 1.0 / 9);
+  EXPECT_DOUBLE_EQ(c3.dram_bytes, m * k1 / 9 + k1 * n * 3 + m * n);
+}
+
 TEST(AnalyticUpdate, OneLearnerHasNoAllReduce) {
   NetworkSpec n;
   n.input = {16, 1, 1};
