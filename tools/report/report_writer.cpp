@@ -9,6 +9,7 @@
 
 #include "core/atomic_file.h"
 #include "core/json_writer.h"
+#include "tools/report/html_report.h"
 
 namespace kp {
 namespace {
@@ -137,6 +138,7 @@ void write_report(const StudyResult& r, const std::string& dir) {
   write_file_atomic(dir + "/report.md", report_markdown(r));
   write_file_atomic(dir + "/points.csv", points_csv(r));
   write_file_atomic(dir + "/summary.json", summary_json(r));
+  write_file_atomic(dir + "/report.html", report_html(r));
 }
 
 }  // namespace kp

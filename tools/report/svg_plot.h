@@ -1,0 +1,80 @@
+#pragma once
+// A small inline-SVG chart: two axes (linear or log), ticks, grid, polylines, markers, data-space
+// rectangles, reference lines and a legend. Contract: output is deterministic (fixed number
+// formats, insertion order); every text is escaped; points that a log axis cannot show (<= 0) or
+// that are not finite are dropped rather than drawn at a wrong place; an axis label carries its
+// unit, e.g. "global batch M (samples)".
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kp {
+
+// &, <, >, " and ' as entities: safe in HTML text and in attribute values.
+std::string html_escape(const std::string& s);
+
+// "%.3g" without exponent noise for the numbers a reader meets on a tick: 16, 4096, 0.25, 1e+06.
+std::string tick_text(double v);
+
+struct XY {
+  double x = 0, y = 0;
+};
+
+class SvgPlot {
+ public:
+  SvgPlot(std::string title, int width_px = 560, int height_px = 340);
+
+  // The data range [lo, hi] of an axis; lo == hi is widened so the plot never divides by zero.
+  void x_axis(std::string label, double lo, double hi, bool log);
+  void y_axis(std::string label, double lo, double hi, bool log);
+
+  void polyline(const std::vector<XY>& pts, const std::string& color, const std::string& legend,
+                bool dashed = false);
+  // Filled circles (or squares with `square`), each with a hover title giving its coordinates.
+  void markers(const std::vector<XY>& pts, const std::string& color, const std::string& legend,
+               double radius_px = 3.5, bool square = false);
+  // A rectangle in data coordinates, e.g. a heat-map cell or a stacked-bar segment.
+  void rect(double x0, double x1, double y0, double y1, const std::string& fill, const std::string& title);
+  // Full-height (vertical) or full-width (horizontal) reference line with a label at its end.
+  void vline(double x, const std::string& color, const std::string& label);
+  void hline(double y, const std::string& color, const std::string& label);
+  // A labelled point: marker ring plus text beside it.
+  void annotate(XY at, const std::string& color, const std::string& label);
+  // A legend entry drawn as a filled swatch (for bars and areas).
+  void legend_swatch(const std::string& color, const std::string& legend);
+
+  // Puts the legend in a column right of the frame instead of over the data's top-right corner.
+  void legend_outside();
+
+  std::string str() const;
+
+  // Data → pixel; exposed for tests and for callers placing extra shapes.
+  double px(double x) const;
+  double py(double y) const;
+
+ private:
+  struct Axis {
+    std::string label;
+    double lo = 1, hi = 10;
+    bool log = false;
+  };
+  struct LegendEntry {
+    std::string color, text;
+    bool swatch = false, dashed = false;
+  };
+  static double frac(const Axis& a, double v);
+  static std::vector<double> ticks(const Axis& a);
+  bool visible(XY p) const;
+  std::string axes_svg() const;
+  std::string legend_svg() const;
+
+  std::string m_title;
+  int m_width, m_height;
+  double m_left = 72, m_right = 16, m_top = 30, m_bottom = 48;
+  bool m_legend_outside = false;
+  Axis m_x, m_y;
+  std::string m_body;
+  std::vector<LegendEntry> m_legend;
+};
+
+}  // namespace kp
