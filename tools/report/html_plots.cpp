@@ -115,6 +115,7 @@ std::string plot_breakdown(const SystemResult& s, int64_t learners) {
   const Range xp = x.padded_log(0.15);
   p.x_axis("global batch M (samples)", xp.lo, xp.hi, true);
   p.y_axis("time per update (ms)", 0, ymax > 0 ? ymax * 1.05 : 1, false);
+  p.legend_top_left();
   static const char* colors[] = {"#4c78a8", "#f58518", "#e45756", "#72b7b2"};
   static const char* names[] = {"forward", "backward", "exposed all-reduce", "optimizer"};
   for (size_t i = 0; i < pts.size(); ++i) {
@@ -198,7 +199,7 @@ std::string plot_speedup(const StudyResult& r) {
     for (const ScalingRow& row : s.prediction.scaling)
       if (row.learners == s.prediction.knee_learners)
         p.annotate({static_cast<double>(row.learners), row.speedup}, series_color(i),
-                   "knee " + std::to_string(row.learners) + " chips");
+                   "knee " + std::to_string(row.learners) + " chips", static_cast<int>(i));
   }
   return p.str();
 }

@@ -38,6 +38,8 @@ std::string tick_text(double v) {
   const double a = std::fabs(v);
   if (a != 0 && (a >= 1e6 || a < 1e-3)) {
     std::snprintf(buf, sizeof buf, "%.0e", v);
+  } else if (a >= 1 && v == std::floor(v)) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
   } else {
     std::snprintf(buf, sizeof buf, "%.3g", v);
   }
@@ -138,7 +140,7 @@ void SvgPlot::vline(double x, const std::string& color, const std::string& label
   m_body += "<line x1=\"" + num(X) + "\" y1=\"" + num(m_top) + "\" x2=\"" + num(X) + "\" y2=\"" +
             num(m_height - m_bottom) + "\" stroke=\"" + color + "\" stroke-width=\"1.5\"" + dash_attr(true) + "/>\n";
   const bool right_half = X > (m_left + m_width - m_right) / 2;
-  m_body += "<text x=\"" + num(right_half ? X - 4 : X + 4) + "\" y=\"" + num(m_top + 12) + "\" fill=\"" + color +
+  m_body += "<text x=\"" + num(right_half ? X - 4 : X + 4) + "\" y=\"" + num(m_height - m_bottom - 6) + "\" fill=\"" + color +
             "\" text-anchor=\"" + (right_half ? "end" : "start") + "\">" + html_escape(label) + "</text>\n";
 }
 
@@ -151,13 +153,13 @@ void SvgPlot::hline(double y, const std::string& color, const std::string& label
             "\" text-anchor=\"end\">" + html_escape(label) + "</text>\n";
 }
 
-void SvgPlot::annotate(XY at, const std::string& color, const std::string& label) {
+void SvgPlot::annotate(XY at, const std::string& color, const std::string& label, int row) {
   if (!visible(at)) return;
   const double X = px(at.x), Y = py(at.y);
   m_body += "<circle cx=\"" + num(X) + "\" cy=\"" + num(Y) + "\" r=\"7\" fill=\"none\" stroke=\"" + color +
             "\" stroke-width=\"2\"/>\n";
   const bool right_half = X > (m_left + m_width - m_right) / 2;
-  m_body += "<text x=\"" + num(right_half ? X - 10 : X + 10) + "\" y=\"" + num(Y - 8) + "\" fill=\"" + color +
+  m_body += "<text x=\"" + num(right_half ? X - 10 : X + 10) + "\" y=\"" + num(Y - 8 - 13.0 * row) + "\" fill=\"" + color +
             "\" text-anchor=\"" + (right_half ? "end" : "start") + "\">" + html_escape(label) + "</text>\n";
 }
 
@@ -169,6 +171,8 @@ void SvgPlot::legend_outside() {
   m_legend_outside = true;
   m_right = 210;
 }
+
+void SvgPlot::legend_top_left() { m_legend_left = true; }
 
 std::string SvgPlot::axes_svg() const {
   const double l = m_left, r = m_width - m_right, t = m_top, b = m_height - m_bottom;
@@ -198,7 +202,7 @@ std::string SvgPlot::axes_svg() const {
 std::string SvgPlot::legend_svg() const {
   std::string s;
   double y = m_top + 14;
-  const double x = m_legend_outside ? m_width - m_right + 16 : m_width - m_right - 190;
+  const double x = m_legend_outside ? m_width - m_right + 16 : m_legend_left ? m_left + 10 : m_width - m_right - 190;
   for (const LegendEntry& e : m_legend) {
     if (e.swatch)
       s += "<rect x=\"" + num(x) + "\" y=\"" + num(y - 8) + "\" width=\"14\" height=\"10\" fill=\"" + e.color + "\"/>";

@@ -39,12 +39,15 @@ class SvgPlot {
   void vline(double x, const std::string& color, const std::string& label);
   void hline(double y, const std::string& color, const std::string& label);
   // A labelled point: marker ring plus text beside it.
-  void annotate(XY at, const std::string& color, const std::string& label);
+  // `row` lifts the text by rows of 13 px so labels of neighbouring points do not overlap.
+  void annotate(XY at, const std::string& color, const std::string& label, int row = 0);
   // A legend entry drawn as a filled swatch (for bars and areas).
   void legend_swatch(const std::string& color, const std::string& legend);
 
   // Puts the legend in a column right of the frame instead of over the data's top-right corner.
   void legend_outside();
+  // Puts the legend over the frame's top-left corner (for data that rises to the right).
+  void legend_top_left();
 
   std::string str() const;
 
@@ -71,7 +74,7 @@ class SvgPlot {
   std::string m_title;
   int m_width, m_height;
   double m_left = 72, m_right = 16, m_top = 30, m_bottom = 48;
-  bool m_legend_outside = false;
+  bool m_legend_outside = false, m_legend_left = false;
   Axis m_x, m_y;
   std::string m_body;
   std::vector<LegendEntry> m_legend;
