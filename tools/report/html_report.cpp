@@ -29,6 +29,9 @@ svg.plot .grid{stroke:#e8e8e8;stroke-width:1}svg.plot .axis-label{font-size:12px
 svg.plot .plot-title{font-size:13px;font-weight:600}
 )";
 
+// Cents for real runs; significant digits for the sub-cent cost of a toy workload, never "0.00".
+std::string usd(double v) { return fmt(v >= 0.01 || v == 0 ? "%.2f" : "%.2g", v); }
+
 std::string td(const std::string& s) { return "<td>" + html_escape(s) + "</td>"; }
 std::string tdn(const std::string& s) { return "<td class=\"n\">" + html_escape(s) + "</td>"; }
 
@@ -41,7 +44,7 @@ std::string knee_cell(const SystemResult& s) {
   if (p.knee_learners == 0)
     return "none up to " + std::to_string(p.scaling.empty() ? 0 : p.scaling.back().learners) + " chips";
   return std::to_string(p.knee_learners) + " chips (batch " + std::to_string(p.knee.batch) + ", " +
-         human_seconds(p.knee.t_total_s) + ", $" + fmt("%.2f", p.knee.cost_usd) + ")";
+         human_seconds(p.knee.t_total_s) + ", $" + usd(p.knee.cost_usd) + ")";
 }
 
 // Systems in order of best total time; ties keep study order so the page is deterministic.
@@ -63,7 +66,7 @@ std::string answer_section(const StudyResult& r) {
     h += "<p class=\"lede\">Fastest: <b>" + html_escape(w.name) + "</b> with <b>" + std::to_string(b.learners) +
          " chips</b> at global batch <b>" + std::to_string(b.batch) + " samples</b>: <b>" +
          html_escape(human_seconds(b.t_total_s)) + "</b> to target, " + fmt("%.3g", b.energy_j / 3.6e6) +
-         " kWh, $" + fmt("%.2f", b.cost_usd) + ".</p>\n";
+         " kWh, $" + usd(b.cost_usd) + ".</p>\n";
   }
   h += "<table><tr><th>system</th><th>best batch M (samples)</th><th>chips P (chips)</th>"
        "<th>total time</th><th>total time (s)</th><th>energy (kWh)</th><th>cost (USD)</th>"
@@ -72,7 +75,7 @@ std::string answer_section(const StudyResult& r) {
     const TimePoint& b = s.prediction.overall_best;
     h += "<tr>" + td(s.name) + tdn(std::to_string(b.batch)) + tdn(std::to_string(b.learners)) +
          tdn(human_seconds(b.t_total_s)) + tdn(fmt("%.4g", b.t_total_s)) + tdn(fmt("%.3g", b.energy_j / 3.6e6)) +
-         tdn(fmt("%.2f", b.cost_usd)) + td(knee_cell(s)) + tdn(fmt("%.4g", b_crit_of(r, s))) + "</tr>\n";
+         tdn(usd(b.cost_usd)) + td(knee_cell(s)) + tdn(fmt("%.4g", b_crit_of(r, s))) + "</tr>\n";
   }
   h += "</table>\n<p class=\"muted\">Knee: the smallest chip count at which doubling the chips improves the best "
        "training time by less than " + fmt("%.0f", 100 * r.spec.knee_threshold) +
@@ -105,7 +108,7 @@ std::string ranked_table(const StudyResult& r) {
     const double last = s.prediction.scaling.empty() ? 0 : s.prediction.scaling.back().speedup;
     h += std::string(rank == 1 ? "<tr class=\"top\">" : "<tr>") + tdn(std::to_string(rank)) + td(s.name) +
          td(s.file) + tdn(fmt("%.4g", b.t_total_s)) + tdn(std::to_string(b.learners)) + tdn(std::to_string(b.batch)) +
-         tdn(fmt("%.3g", b.energy_j / 3.6e6)) + tdn(fmt("%.2f", b.cost_usd)) + td(knee_cell(s)) +
+         tdn(fmt("%.3g", b.energy_j / 3.6e6)) + tdn(usd(b.cost_usd)) + td(knee_cell(s)) +
          tdn(fmt("%.3g", last)) + tdn(fmt("%.3g", s.cost_per_chip_hour_usd)) + "</tr>\n";
     ++rank;
   }
