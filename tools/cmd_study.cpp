@@ -25,7 +25,7 @@ int run_study(const Args& args) {
   // The answer is the report's first section: print it so the user sees it without opening files.
   const auto tables = md.find("\n## Best batch");
   std::printf("%s\n", md.substr(0, tables).c_str());
-  std::printf("report: %s/report.md (points.csv, summary.json beside it)\n", out.c_str());
+  std::printf("report: %s/report.html (report.md, points.csv, summary.json beside it)\n", out.c_str());
   return 0;
 }
 
