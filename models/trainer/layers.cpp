@@ -1,3 +1,4 @@
+#include "models/trainer/aligned_vector.h"
 #include "models/trainer/layers.h"
 
 #include <algorithm>
@@ -149,7 +150,7 @@ class Conv2d final : public Layer<T> {
 
   int64_t m_c, m_h, m_w_in, m_f, m_ho, m_wo, m_k, m_s, m_pt = 0, m_pl = 0, m_kk = 0, m_chunk = 1;
   bool m_bias;
-  std::vector<T> m_col;
+  AlignedVector<T> m_col;
 };
 
 template <class T>

@@ -1,3 +1,4 @@
+#include "models/trainer/aligned_vector.h"
 #include "models/trainer/network.h"
 
 #include <Eigen/Core>
@@ -13,9 +14,9 @@ namespace kp {
 template <class T>
 struct Network<T>::Impl {
   std::vector<std::unique_ptr<trainer_detail::Layer<T>>> layers;
-  std::vector<std::vector<T>> acts;   // acts[0] = input, acts[i + 1] = output of layer i
-  std::vector<std::vector<T>> dacts;  // gradient of the loss w.r.t. acts[i]
-  std::vector<T> params, grads;
+  std::vector<AlignedVector<T>> acts;   // acts[0] = input, acts[i + 1] = output of layer i
+  std::vector<AlignedVector<T>> dacts;  // gradient of the loss w.r.t. acts[i]
+  AlignedVector<T> params, grads;
   int64_t max_batch = 0, in_elems = 0, classes = 0;
   bool input_grad = false;
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/trainer/aligned_vector.h"
 #include "core/workload_spec.h"
 
 namespace kp {
@@ -26,7 +27,7 @@ class Optimizer {
  private:
   OptimizerSpec m_spec;
   int64_t m_n;
-  std::vector<float> m_velocity;
+  AlignedVector<float> m_velocity;
 };
 
 }  // namespace kp
