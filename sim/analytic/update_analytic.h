@@ -12,6 +12,7 @@
 #include "core/hw_spec.h"
 #include "core/lowering.h"
 #include "sim/analytic/chip_analytic.h"
+#include "sim/analytic/step_profile.h"
 #include "sim/update_model.h"
 
 namespace kp {
@@ -24,17 +25,10 @@ class AnalyticUpdate : public UpdateModel {
                         std::vector<LayerRecord>* layers = nullptr) const override;
 
  private:
-  // One learner's step at per-learner batch m: everything but the all-reduce.
-  struct Profile {
-    double forward_s = 0, backward_s = 0, optimizer_s = 0, backward_end_s = 0;
-    ActionCounts actions;                            // link_bytes filled per P
-    std::vector<std::pair<double, double>> buckets;  // (ready time in s, gradient bytes)
-  };
-  Profile profile(int64_t m, std::vector<LayerRecord>* layers) const;
-  UpdateResult finish(const Profile& prof, int64_t m, int64_t learners) const;
+  StepProfile profile(int64_t m, std::vector<LayerRecord>* layers) const;
 
   mutable std::mutex m_cache_mutex;
-  mutable std::unordered_map<int64_t, Profile> m_cache;
+  mutable std::unordered_map<int64_t, StepProfile> m_cache;
   HardwareSpec m_hw;
   LoweredStep m_step;
   ChipAnalytic m_chip;

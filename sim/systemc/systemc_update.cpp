@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "sim/analytic/collective_analytic.h"
+#include "sim/analytic/step_profile.h"
 #include "sim/analytic/update_analytic.h"
 #include "sim/systemc/sc_pool.h"
 
@@ -54,14 +54,10 @@ std::vector<ScLayerResult> SystemcUpdate::gemm_results(int64_t m) const {
 // The loop mirrors AnalyticUpdate::simulate (same bucketed overlap); only GEMM costs differ.
 UpdateResult SystemcUpdate::simulate(int64_t batch, int64_t learners, std::vector<LayerRecord>* layers) const {
   if (batch < 1 || learners < 1) throw std::invalid_argument("simulate: batch and learners must be >= 1");
-  UpdateResult r;
   const int64_t m = (batch + learners - 1) / learners;
-  r.per_learner_batch = m;
   const std::vector<ScLayerResult> sc = gemm_results(m);
   const SystolicArraySpec& a = m_hw.array;
-  UpdateBreakdown& b = r.breakdown;
-  const InterconnectSpec& ic = m_hw.interconnect;
-  double t = 0, bucket_bytes = 0, comm_end = 0;
+  StepProfileBuilder builder(m_step, m_hw.interconnect.bucket_bytes, m_bytes, m, layers);
   for (size_t i = 0; i < m_step.ops.size(); ++i) {
     const Op& op = m_step.ops[i];
     OpCost c = m_chip.cost(op, m);  // traffic and action counts (energy) from the twin
@@ -71,45 +67,9 @@ UpdateResult SystemcUpdate::simulate(int64_t batch, int64_t learners, std::vecto
       c.utilization = c.macs / (static_cast<double>(c.cycles) * a.rows * a.cols * a.count);
       c.seconds = std::max(c.compute_s, c.sram_bytes / m_hw.sram.bandwidth_bytes_per_s);
     }
-    if (op.phase == Phase::Forward) b.forward_s += c.seconds;
-    else if (op.phase == Phase::Update) b.optimizer_s += c.seconds;
-    else b.backward_s += c.seconds;
-    if (op.phase != Phase::Update) t += c.seconds;
-    r.actions.macs += c.macs;
-    r.actions.vector_ops += c.vector_ops;
-    r.actions.sram_bytes += c.sram_bytes;
-    r.actions.dram_bytes += c.dram_bytes;
-    if (op.grad_params > 0 && learners > 1) {
-      bucket_bytes += static_cast<double>(op.grad_params) * static_cast<double>(m_bytes);
-      if (bucket_bytes >= ic.bucket_bytes) {
-        const double d = allreduce_s(ic, learners, bucket_bytes);
-        comm_end = std::max(comm_end, t) + d;
-        b.allreduce_s += d;
-        r.actions.link_bytes += allreduce_bytes_per_chip(ic, learners, bucket_bytes);
-        bucket_bytes = 0;
-      }
-    }
-    if (layers) {
-      LayerRecord rec;
-      rec.name = m_step.layer_names[static_cast<size_t>(op.layer)];
-      rec.phase = op.phase;
-      if (op.kind == OpKind::Gemm) rec.gemm = op.gemm_at(m);
-      rec.cycles = c.cycles;
-      rec.utilization = c.utilization;
-      rec.seconds = c.seconds;
-      layers->push_back(rec);
-    }
+    builder.add(op, c);
   }
-  if (bucket_bytes > 0 && learners > 1) {  // the last, partial bucket
-    const double d = allreduce_s(ic, learners, bucket_bytes);
-    comm_end = std::max(comm_end, t) + d;
-    b.allreduce_s += d;
-    r.actions.link_bytes += allreduce_bytes_per_chip(ic, learners, bucket_bytes);
-  }
-  b.allreduce_exposed_s = std::max(0.0, comm_end - t);
-  b.t_update_s = b.forward_s + b.backward_s + b.allreduce_exposed_s + b.optimizer_s;
-  r.energy_j = update_energy_j(m_hw.energy, r.actions, learners);
-  return r;
+  return finish_update(builder.done(), m_hw, m, learners);
 }
 
 }  // namespace kp

@@ -1,0 +1,79 @@
+#include "sim/analytic/step_profile.h"
+
+#include <algorithm>
+
+#include "sim/analytic/collective_analytic.h"
+#include "sim/analytic/update_analytic.h"
+
+namespace kp {
+
+StepProfileBuilder::StepProfileBuilder(const LoweredStep& step, double bucket_bytes,
+                                       int64_t grad_bytes_per_param, int64_t per_learner_batch,
+                                       std::vector<LayerRecord>* layers)
+    : m_step(step),
+      m_bucket_limit(bucket_bytes),
+      m_grad_bytes(static_cast<double>(grad_bytes_per_param)),
+      m_batch(per_learner_batch),
+      m_layers(layers) {}
+
+void StepProfileBuilder::add(const Op& op, const OpCost& c) {
+  if (op.phase == Phase::Forward) m_prof.forward_s += c.seconds;
+  else if (op.phase == Phase::Update) m_prof.optimizer_s += c.seconds;
+  else m_prof.backward_s += c.seconds;
+  if (op.phase != Phase::Update) m_t += c.seconds;
+  m_prof.actions.macs += c.macs;
+  m_prof.actions.vector_ops += c.vector_ops;
+  m_prof.actions.sram_bytes += c.sram_bytes;
+  m_prof.actions.dram_bytes += c.dram_bytes;
+  if (op.grad_params > 0) {
+    m_bucket += static_cast<double>(op.grad_params) * m_grad_bytes;
+    if (m_bucket >= m_bucket_limit) {
+      m_prof.buckets.emplace_back(m_t, m_bucket);
+      m_bucket = 0;
+    }
+  }
+  if (m_layers) {
+    LayerRecord rec;
+    rec.name = m_step.layer_names[static_cast<size_t>(op.layer)];
+    rec.phase = op.phase;
+    if (op.kind == OpKind::Gemm) rec.gemm = op.gemm_at(m_batch);
+    rec.cycles = c.cycles;
+    rec.utilization = c.utilization;
+    rec.seconds = c.seconds;
+    m_layers->push_back(rec);
+  }
+}
+
+StepProfile StepProfileBuilder::done() {
+  if (m_bucket > 0) m_prof.buckets.emplace_back(m_t, m_bucket);  // the last, partial bucket
+  m_bucket = 0;
+  m_prof.backward_end_s = m_t;
+  return m_prof;
+}
+
+UpdateResult finish_update(const StepProfile& prof, const HardwareSpec& hw, int64_t per_learner_batch,
+                           int64_t learners) {
+  UpdateResult r;
+  r.per_learner_batch = per_learner_batch;
+  r.actions = prof.actions;
+  UpdateBreakdown& b = r.breakdown;
+  b.forward_s = prof.forward_s;
+  b.backward_s = prof.backward_s;
+  b.optimizer_s = prof.optimizer_s;
+  double comm_end = 0;  // when the last started bucket's all-reduce ends
+  if (learners > 1) {
+    const InterconnectSpec& ic = hw.interconnect;
+    for (const auto& [ready_s, bytes] : prof.buckets) {
+      const double d = allreduce_s(ic, learners, bytes);
+      comm_end = std::max(comm_end, ready_s) + d;
+      b.allreduce_s += d;
+      r.actions.link_bytes += allreduce_bytes_per_chip(ic, learners, bytes);
+    }
+  }
+  b.allreduce_exposed_s = std::max(0.0, comm_end - prof.backward_end_s);
+  b.t_update_s = b.forward_s + b.backward_s + b.allreduce_exposed_s + b.optimizer_s;
+  r.energy_j = update_energy_j(hw.energy, r.actions, learners);
+  return r;
+}
+
+}  // namespace kp
