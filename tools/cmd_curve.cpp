@@ -24,22 +24,8 @@
 namespace kp {
 namespace {
 
-constexpr const char* k_default_fmnist = "/usr/share/datasets/fashion-mnist";
 
 // The same data the train verb uses for a workload (cmd_train.cpp).
-Dataset load_workload_data(const WorkloadSpec& w, const std::string& data_override, uint64_t seed) {
-  const DatasetSpec& d = w.dataset;
-  if (d.kind == "fashion_mnist")
-    return load_fashion_mnist(!data_override.empty() ? data_override
-                              : !d.path.empty()      ? d.path
-                                                     : k_default_fmnist,
-                              d.validation_size);
-  if (d.kind == "synthetic")
-    return make_synthetic_dataset(w.network.input, w.network.classes, 4096, 1024, seed);
-  throw ConfigError(w.source_file, "dataset.kind \"" + d.kind +
-                                       "\" has no data the trainer can read (use fashion_mnist "
-                                       "or synthetic)");
-}
 
 std::string default_out(const std::string& workload_path) {
   std::string stem = workload_path;
@@ -102,7 +88,7 @@ int run_curve(const Args& args) {
   const std::string journal = out + ".journal";
 
   const Dataset data =
-      load_workload_data(w, vm.count("data") ? vm["data"].as<std::string>() : "", s.seed);
+      load_workload_dataset(w, vm.count("data") ? vm["data"].as<std::string>() : "", s.seed);
   ResolvedNetwork net;
   try {
     net = resolve_network(w.network);

@@ -18,22 +18,7 @@
 namespace kp {
 namespace {
 
-constexpr const char* k_default_fmnist = "/usr/share/datasets/fashion-mnist";
 
-Dataset load_dataset(const WorkloadSpec& w, const std::string& data_override, uint64_t seed) {
-  const DatasetSpec& d = w.dataset;
-  if (d.kind == "fashion_mnist") {
-    const std::string dir = !data_override.empty() ? data_override
-                            : !d.path.empty()      ? d.path
-                                                   : k_default_fmnist;
-    return load_fashion_mnist(dir, d.validation_size);
-  }
-  if (d.kind == "synthetic")
-    return make_synthetic_dataset(w.network.input, w.network.classes, 4096, 1024, seed);
-  throw ConfigError(w.source_file, "dataset.kind \"" + d.kind +
-                                       "\" has no data the trainer can read (use fashion_mnist "
-                                       "or synthetic)");
-}
 
 OptimizerKind parse_optimizer(const std::string& s) {
   if (s == "sgd") return OptimizerKind::Sgd;
@@ -129,7 +114,7 @@ int run_train(const Args& args) {
   if (c.eval_every < 1) throw ConfigError("--eval-every", "expected an integer >= 1");
 
   const std::string data_dir = vm.count("data") ? vm["data"].as<std::string>() : "";
-  const Dataset data = load_dataset(w, data_dir, c.seed);
+  const Dataset data = load_workload_dataset(w, data_dir, c.seed);
   ResolvedNetwork net;
   try {
     net = resolve_network(w.network);

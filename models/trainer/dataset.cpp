@@ -98,4 +98,17 @@ Dataset make_synthetic_dataset(Shape sample, int64_t classes, int64_t train, int
   return d;
 }
 
+Dataset load_workload_dataset(const WorkloadSpec& w, const std::string& data_override, uint64_t seed) {
+  const DatasetSpec& d = w.dataset;
+  if (d.kind == "fashion_mnist")
+    return load_fashion_mnist(!data_override.empty() ? data_override
+                              : !d.path.empty()      ? d.path
+                                                     : "/usr/share/datasets/fashion-mnist",
+                              d.validation_size);
+  if (d.kind == "synthetic")
+    return make_synthetic_dataset(w.network.input, w.network.classes, 4096, 1024, seed);
+  throw ConfigError(w.source_file, "dataset.kind \"" + d.kind +
+                                       "\" has no data the trainer can read (use fashion_mnist or synthetic)");
+}
+
 }  // namespace kp

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/network_spec.h"
+#include "core/workload_spec.h"
 
 namespace kp {
 
@@ -34,5 +35,9 @@ Dataset load_fashion_mnist(const std::string& dir, int64_t validation_size = 100
 // A small learnable problem for unit tests: each class is a fixed random template plus noise.
 Dataset make_synthetic_dataset(Shape sample, int64_t classes, int64_t train, int64_t validation,
                                uint64_t seed);
+
+// The data a workload names: Fashion-MNIST from `data_override`, else dataset.path, else Debian's
+// folder; or the synthetic set. A dataset the trainer cannot read is a ConfigError naming the file.
+Dataset load_workload_dataset(const WorkloadSpec& workload, const std::string& data_override, uint64_t seed);
 
 }  // namespace kp
