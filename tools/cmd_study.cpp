@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "core/config_doc.h"
+#include "core/config_error.h"
 #include "tools/cli_common.h"
 #include "tools/report/report_writer.h"
 #include "tools/study/study_runner.h"
@@ -20,7 +21,11 @@ int run_study(const Args& args) {
   const StudySpec spec = parse_study(ConfigDoc::load(file));
   std::fprintf(stderr, "study %s: %zu systems\n", spec.name.c_str(), spec.hardware.size());
   const StudyResult r = run_study(spec, stderr);
-  write_report(r, out);
+  try {
+    write_report(r, out);
+  } catch (const std::runtime_error& e) {
+    throw ConfigError("--out " + out, e.what());  // an unwritable folder is the user's to fix
+  }
   const std::string md = report_markdown(r);
   // The answer is the report's first section: print it so the user sees it without opening files.
   const auto tables = md.find("\n## Best batch");

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -49,7 +50,8 @@ TEST(Study, QuickstartRunsEndToEnd) {
     }
     EXPECT_EQ(s.prediction.overall_best.t_total_s, best);
   }
-  const std::string dir = ::testing::TempDir() + "qs";
+  // Nested and not there yet: the report creates the parents (a fresh clone has no output folder).
+  const std::string dir = ::testing::TempDir() + "kp_qs_" + std::to_string(::getpid()) + "/nested/qs";
   write_report(r, dir);
   std::ifstream md(dir + "/report.md");
   std::string first;
@@ -74,6 +76,7 @@ TEST(Cli, ExitCodes) {
   EXPECT_EQ(cli("simulate --hw " + hw + " --workload " + wl + " --batch 8 --learners 5000"), 2);
   EXPECT_EQ(cli("predict --hw " + hw + " --workload " + wl + " --batches 16..1024 --learners 1..64 --format csv"), 0);
   EXPECT_EQ(cli("predict --hw " + hw + " --workload " + wl + " --batches x"), 2);
+  EXPECT_EQ(cli("study " + kSrc + "/studies/quickstart.yaml --out /proc/kp_cannot_write"), 2);
   EXPECT_EQ(cli_stderr("simulate --hw " + hw + " --workload " + wl + " --batch 8 --set 'chip.clok=1 GHz'"),
             "--set chip.clok=1 GHz: error: chip.clok: unknown key (known here: clock, compute, memory)\n");
 }

@@ -133,8 +133,13 @@ std::string summary_json(const StudyResult& r) {
 }
 
 void write_report(const StudyResult& r, const std::string& dir) {
-  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
-    throw std::runtime_error("cannot create folder " + dir);
+  // Like `mkdir -p`: the default output folder's parent does not exist on a fresh clone.
+  for (size_t pos = dir.find('/', 1); ; pos = dir.find('/', pos + 1)) {
+    const std::string prefix = pos == std::string::npos ? dir : dir.substr(0, pos);
+    if (!prefix.empty() && ::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST)
+      throw std::runtime_error("cannot create folder " + prefix);
+    if (pos == std::string::npos) break;
+  }
   write_file_atomic(dir + "/report.md", report_markdown(r));
   write_file_atomic(dir + "/points.csv", points_csv(r));
   write_file_atomic(dir + "/summary.json", summary_json(r));
