@@ -119,13 +119,12 @@ TEST(HtmlReport, EveryPlotHasDataAndUnits) {
 TEST(HtmlReport, EscapesNamesFromTheStudy) {
   StudyResult r;
   r.spec.name = "<b>study</b>";
-  r.workload_name = "net & \"co\"";
-  r.law = {100, 25600};
+  r.workloads.push_back(WorkloadResult{"net & \"co\"", "wl.yaml", {100, 25600}, 0});
   SystemResult s;
   s.name = "chip<x>";
   s.file = "hw/a&b.yaml";
   for (int64_t p : {1, 2})
-    for (int64_t m : {32, 64, 128}) s.prediction.points.push_back(point(m, p, 0.01 / p + 1e-4 * m / p, r.law));
+    for (int64_t m : {32, 64, 128}) s.prediction.points.push_back(point(m, p, 0.01 / p + 1e-4 * m / p, r.workloads.front().law));
   for (int64_t p : {1, 2}) {
     ScalingRow row;
     row.learners = p;

@@ -74,23 +74,23 @@ std::string plot_step_curve(const StudyResult& r) {
   Range x, y;
   for (int64_t m : grid) {
     x.add(static_cast<double>(m));
-    y.add(r.law.steps(static_cast<double>(m)));
+    y.add(r.workloads.front().law.steps(static_cast<double>(m)));
   }
-  y.add(r.law.n_inf);
+  y.add(r.workloads.front().law.n_inf);
   const Range xp = x.padded_log(), yp = y.padded_log();
-  SvgPlot p("Step curve N(M) = " + fmt("%.4g", r.law.n_inf) + " + " + fmt("%.4g", r.law.alpha) + " / M");
+  SvgPlot p("Step curve N(M) = " + fmt("%.4g", r.workloads.front().law.n_inf) + " + " + fmt("%.4g", r.workloads.front().law.alpha) + " / M");
   p.x_axis("global batch M (samples)", xp.lo, xp.hi, true);
   p.y_axis("optimizer steps to target (steps)", yp.lo, yp.hi, true);
   std::vector<XY> curve, at_grid;
   for (int i = 0; i <= 96 && !x.empty(); ++i) {
     const double m = x.lo * std::pow(x.hi / x.lo, i / 96.0);
-    curve.push_back({m, r.law.steps(m)});
+    curve.push_back({m, r.workloads.front().law.steps(m)});
   }
-  for (int64_t m : grid) at_grid.push_back({static_cast<double>(m), r.law.steps(static_cast<double>(m))});
-  p.hline(r.law.n_inf, "#888", "n_inf = " + fmt("%.4g", r.law.n_inf) + " steps");
+  for (int64_t m : grid) at_grid.push_back({static_cast<double>(m), r.workloads.front().law.steps(static_cast<double>(m))});
+  p.hline(r.workloads.front().law.n_inf, "#888", "n_inf = " + fmt("%.4g", r.workloads.front().law.n_inf) + " steps");
   p.polyline(curve, series_color(0), "fitted law N(M)");
   p.markers(at_grid, series_color(0), "batch grid");
-  const double bc = r.law.b_crit();
+  const double bc = r.workloads.front().law.b_crit();
   if (std::isfinite(bc) && bc >= xp.lo && bc <= xp.hi)
     p.vline(bc, "#d62728", "B_crit = " + fmt("%.4g", bc) + " samples");
   return p.str();

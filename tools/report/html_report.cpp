@@ -36,7 +36,7 @@ std::string td(const std::string& s) { return "<td>" + html_escape(s) + "</td>";
 std::string tdn(const std::string& s) { return "<td class=\"n\">" + html_escape(s) + "</td>"; }
 
 double b_crit_of(const StudyResult& r, const SystemResult& s) {
-  return s.prediction.b_crit > 0 ? s.prediction.b_crit : r.law.b_crit();
+  return s.prediction.b_crit > 0 ? s.prediction.b_crit : r.workloads.front().law.b_crit();
 }
 
 std::string knee_cell(const SystemResult& s) {
@@ -121,9 +121,9 @@ std::string report_html(const StudyResult& r) {
   std::string h = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>kneepoint study: " +
                   html_escape(r.spec.name) + "</title>\n<style>\n" + kStyle + "</style>\n</head>\n<body>\n";
   h += "<h1>kneepoint study: " + html_escape(r.spec.name) + "</h1>\n";
-  h += "<p class=\"muted\">Workload <b>" + html_escape(r.workload_name) + "</b> (" +
-       fmt("%.3g", static_cast<double>(r.params)) + " parameters); step curve N(M) = " + fmt("%.4g", r.law.n_inf) +
-       " + " + fmt("%.4g", r.law.alpha) + "/M steps, B_crit = " + fmt("%.4g", r.law.b_crit()) + " samples; " +
+  h += "<p class=\"muted\">Workload <b>" + html_escape(r.workloads.front().name) + "</b> (" +
+       fmt("%.3g", static_cast<double>(r.workloads.front().params)) + " parameters); step curve N(M) = " + fmt("%.4g", r.workloads.front().law.n_inf) +
+       " + " + fmt("%.4g", r.workloads.front().law.alpha) + "/M steps, B_crit = " + fmt("%.4g", r.workloads.front().law.b_crit()) + " samples; " +
        std::to_string(r.systems.size()) + " hardware systems.</p>\n";
   h += answer_section(r);
 

@@ -42,9 +42,9 @@ std::string human_seconds(double s) {
 
 std::string report_markdown(const StudyResult& r) {
   std::string md = "# kneepoint study: " + r.spec.name + "\n\n";
-  md += "Workload **" + r.workload_name + "** (" + fmt("%.3g", static_cast<double>(r.params)) +
-        " parameters); step curve N(M) = " + fmt("%.4g", r.law.n_inf) + " + " + fmt("%.4g", r.law.alpha) +
-        "/M steps, B_crit = " + fmt("%.4g", r.law.b_crit()) + " samples. Knee: the smallest chip count at which "
+  md += "Workload **" + r.workloads.front().name + "** (" + fmt("%.3g", static_cast<double>(r.workloads.front().params)) +
+        " parameters); step curve N(M) = " + fmt("%.4g", r.workloads.front().law.n_inf) + " + " + fmt("%.4g", r.workloads.front().law.alpha) +
+        "/M steps, B_crit = " + fmt("%.4g", r.workloads.front().law.b_crit()) + " samples. Knee: the smallest chip count at which "
         "doubling the chips improves the best training time by less than " +
         fmt("%.0f", 100 * r.spec.knee_threshold) + "%.\n\n";
   md += "## Answer\n\n";
@@ -109,10 +109,10 @@ void point_json(JsonWriter& j, const TimePoint& p) {
 std::string summary_json(const StudyResult& r) {
   JsonWriter j;
   j.begin_object();
-  j.key("study").value(r.spec.name).key("workload").value(r.workload_name);
-  j.key("params").value(r.params);
-  j.key("step_curve").begin_object().key("n_inf").value(r.law.n_inf).key("alpha").value(r.law.alpha);
-  j.key("b_crit").value(r.law.b_crit()).end_object();
+  j.key("study").value(r.spec.name).key("workload").value(r.workloads.front().name);
+  j.key("params").value(r.workloads.front().params);
+  j.key("step_curve").begin_object().key("n_inf").value(r.workloads.front().law.n_inf).key("alpha").value(r.workloads.front().law.alpha);
+  j.key("b_crit").value(r.workloads.front().law.b_crit()).end_object();
   j.key("knee_threshold").value(r.spec.knee_threshold);
   j.key("systems").begin_array();
   for (const SystemResult& s : r.systems) {

@@ -15,10 +15,8 @@ HardwareSpec load_hardware(const std::string& hw_file, const std::vector<std::st
   return parse_hardware(doc);
 }
 
-Case load_case(const std::string& hw_file, const std::string& workload_file,
-               const std::vector<std::string>& overrides) {
-  Case c;
-  c.hw = load_hardware(hw_file, overrides);
+WorkloadCase load_workload_case(const std::string& workload_file, const std::vector<std::string>& overrides) {
+  WorkloadCase c;
   ConfigDoc wdoc = ConfigDoc::load(workload_file);
   for (const std::string& o : overrides)
     if (o.rfind("workload.", 0) == 0) wdoc.apply_override(o.substr(9));
@@ -26,6 +24,18 @@ Case load_case(const std::string& hw_file, const std::string& workload_file,
   c.network = resolve_network(c.workload.network);
   c.step = lower_training_step(c.network);
   c.law = resolve_step_law(c.workload.step_curve, workload_file);
+  return c;
+}
+
+Case load_case(const std::string& hw_file, const std::string& workload_file,
+               const std::vector<std::string>& overrides) {
+  Case c;
+  c.hw = load_hardware(hw_file, overrides);
+  WorkloadCase w = load_workload_case(workload_file, overrides);
+  c.workload = std::move(w.workload);
+  c.network = std::move(w.network);
+  c.step = std::move(w.step);
+  c.law = w.law;
   return c;
 }
 

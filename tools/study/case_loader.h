@@ -23,8 +23,18 @@ struct Case {
   StepLaw law;
 };
 
+// The workload half of a Case: loaded once per workload file and shared by every design point.
+struct WorkloadCase {
+  WorkloadSpec workload;
+  ResolvedNetwork network;
+  LoweredStep step;
+  StepLaw law;
+};
+
 Case load_case(const std::string& hw_file, const std::string& workload_file,
                const std::vector<std::string>& overrides = {});
+// Applies only the `workload.`-prefixed overrides (without the prefix) to the workload file.
+WorkloadCase load_workload_case(const std::string& workload_file, const std::vector<std::string>& overrides = {});
 HardwareSpec load_hardware(const std::string& hw_file, const std::vector<std::string>& overrides = {});
 
 // "analytic" (the only fidelity until the SystemC models land); anything else is a ConfigError.

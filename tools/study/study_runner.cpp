@@ -2,41 +2,39 @@
 
 #include <chrono>
 
-#include "tools/study/case_loader.h"
+#include "tools/study/design_eval.h"
+#include "tools/study/study_select.h"
 
 namespace kp {
+
+void verify_top(const DesignEvaluator& eval, StudyResult& r) {
+  if (r.spec.verify_top <= 0) return;
+  for (SystemResult& s : r.systems) {
+    if (s.rank < 1 || s.rank > r.spec.verify_top) continue;
+    s.verify.systemc = eval.evaluate_at(s.index, s.chosen.batch, s.chosen.learners, "systemc");
+    s.verify.t_update_rel_diff = (s.verify.systemc.t_update_s - s.chosen.t_update_s) / s.chosen.t_update_s;
+    s.verify.done = true;
+  }
+}
 
 StudyResult run_study(const StudySpec& spec, std::FILE* progress) {
   StudyResult out;
   out.spec = spec;
+  const DesignEvaluator eval(out.spec);
+  out.workloads = eval.workloads();
   const auto t0 = std::chrono::steady_clock::now();
-  size_t index = 0;
-  for (const std::string& hw_file : spec.hardware) {
-    ++index;
-    const Case c = load_case(hw_file, spec.workload);
-    out.workload_name = c.workload.name;
-    out.law = c.law;
-    out.params = c.step.params;
-    const auto model = make_update_model(c, "analytic");
-    PredictOptions opt;
-    opt.batches = spec.batches;
-    opt.learners = learners_allowed(c.hw, spec.learners);
-    opt.knee_threshold = spec.knee_threshold;
-    opt.weak_per_learner_batch = spec.weak_per_learner_batch;
-    SystemResult r;
-    r.name = c.hw.name;
-    r.file = hw_file;
-    r.max_learners = c.hw.interconnect.max_learners;
-    r.cost_per_chip_hour_usd = c.hw.cost_per_chip_hour_usd;
-    r.prediction = predict(*model, c.law, c.hw, opt);
+  for (size_t i = 0; i < eval.count(); ++i) {
+    out.systems.push_back(eval.evaluate(i));
+    const SystemResult& r = out.systems.back();
     if (progress) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      std::fprintf(progress, "[%zu/%zu] %-24s %6zu points  %.2f s elapsed\n", index, spec.hardware.size(),
-                   r.name.c_str(), r.prediction.points.size(), s);
+      std::fprintf(progress, "[%zu/%zu] %-24s %6zu points  %.2f s elapsed\n", i + 1, eval.count(), r.name.c_str(),
+                   r.prediction.points.size(), s);
       std::fflush(progress);
     }
-    out.systems.push_back(std::move(r));
   }
+  rank_designs(out);
+  verify_top(eval, out);
   return out;
 }
 

@@ -1,0 +1,40 @@
+#pragma once
+// Evaluates design points. Contract: the constructor loads every workload of the study once
+// (ConfigError on bad input); evaluate(i) builds design point i's hardware (base file + its sweep
+// overrides, validated like --set), predicts the (M, P) grid with the study's fidelity (P capped
+// by the system and by max_chips) and chooses its point (study_select.h). evaluate() is const and
+// may run on several threads at once; with fidelity systemc it forks SystemC workers, so callers
+// run it on one thread then.
+#include <string>
+#include <vector>
+
+#include "tools/study/case_loader.h"
+#include "tools/study/design_space.h"
+#include "tools/study/study_result.h"
+
+namespace kp {
+
+class DesignEvaluator {
+ public:
+  explicit DesignEvaluator(const StudySpec& spec);
+  const std::vector<WorkloadResult>& workloads() const { return m_results; }
+  size_t count() const { return m_count; }
+  SystemResult evaluate(size_t index) const;
+  // One (M, P) point of design i with the given fidelity (the SystemC verification of a chosen point).
+  TimePoint evaluate_at(size_t index, int64_t batch, int64_t learners, const std::string& fidelity) const;
+  // The label of design point i: hardware name, swept values, workload name if several.
+  std::string label(const DesignPointSpec& d, const std::string& hardware_name) const;
+
+ private:
+  Case build(const DesignPointSpec& d) const;  // hardware with overrides; step and law only
+
+  const StudySpec& m_spec;
+  size_t m_count = 0;
+  std::vector<WorkloadCase> m_cases;
+  std::vector<WorkloadResult> m_results;
+};
+
+// The override list as --set assignments ("key=value").
+std::vector<std::string> assignments(const std::vector<Override>& overrides);
+
+}  // namespace kp
