@@ -16,5 +16,11 @@ int run_train(const Args& args);
 int run_fit(const Args& args);
 int run_validate(const Args& args);
 int run_curve(const Args& args);
+int run_report(const Args& args);
+
+struct StudyResult;
+// Writes report.html, report.md, points.csv and summary.json into `out` and prints the answer
+// (cmd_study.cpp; shared by study and report).
+void write_study_outputs(const StudyResult& r, const std::string& out);
 
 }  // namespace kp

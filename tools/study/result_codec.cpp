@@ -1,0 +1,275 @@
+#include "tools/study/result_codec.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace kp {
+namespace {
+
+class Out {
+ public:
+  Out& i(int64_t v) { return raw(std::to_string(v)); }
+  Out& u(size_t v) { return raw(std::to_string(v)); }
+  Out& d(double v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return raw(buf);
+  }
+  Out& s(const std::string& v) {
+    std::string e = v.empty() ? "%" : "";  // a lone % stands for the empty string
+    for (unsigned char c : v) {
+      if (c > 0x20 && c < 0x7f && c != '%') {
+        e += static_cast<char>(c);
+      } else {
+        char buf[4];
+        std::snprintf(buf, sizeof buf, "%%%02X", c);
+        e += buf;
+      }
+    }
+    return raw(e);
+  }
+  Out& raw(const std::string& token) {
+    if (!m_text.empty()) m_text += ' ';
+    m_text += token;
+    return *this;
+  }
+  const std::string& text() const { return m_text; }
+
+ private:
+  std::string m_text;
+};
+
+class In {
+ public:
+  explicit In(const std::string& text) : m_text(text) {}
+  std::string token() {
+    if (m_pos >= m_text.size()) throw std::runtime_error("journal record ends too early");
+    const size_t end = std::min(m_text.find(' ', m_pos), m_text.size());
+    std::string t = m_text.substr(m_pos, end - m_pos);
+    m_pos = end + 1;
+    return t;
+  }
+  int64_t i() {
+    const std::string t = token();
+    char* end = nullptr;
+    const long long v = std::strtoll(t.c_str(), &end, 10);
+    if (t.empty() || *end) throw std::runtime_error("journal record: expected an integer, got \"" + t + "\"");
+    return v;
+  }
+  size_t u() { return static_cast<size_t>(i()); }
+  double d() {
+    const std::string t = token();
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    if (t.empty() || *end) throw std::runtime_error("journal record: expected a number, got \"" + t + "\"");
+    return v;
+  }
+  std::string s() {
+    const std::string t = token();
+    if (t == "%") return "";
+    std::string v;
+    for (size_t k = 0; k < t.size(); ++k) {
+      if (t[k] != '%') {
+        v += t[k];
+        continue;
+      }
+      if (k + 2 >= t.size()) throw std::runtime_error("journal record: bad escape");
+      v += static_cast<char>(std::strtol(t.substr(k + 1, 2).c_str(), nullptr, 16));
+      k += 2;
+    }
+    return v;
+  }
+  void done() const {
+    if (m_pos < m_text.size()) throw std::runtime_error("journal record: unexpected trailing data");
+  }
+
+ private:
+  const std::string& m_text;
+  size_t m_pos = 0;
+};
+
+void put(Out& o, const TimePoint& p) {
+  o.i(p.batch).i(p.learners).i(p.per_learner_batch).d(p.steps).d(p.t_update_s).d(p.t_total_s);
+  o.d(p.energy_j).d(p.cost_usd);
+  const UpdateBreakdown& b = p.breakdown;
+  o.d(b.forward_s).d(b.backward_s).d(b.allreduce_s).d(b.allreduce_exposed_s).d(b.optimizer_s).d(b.t_update_s);
+}
+
+TimePoint get_point(In& in) {
+  TimePoint p;
+  p.batch = in.i();
+  p.learners = in.i();
+  p.per_learner_batch = in.i();
+  p.steps = in.d();
+  p.t_update_s = in.d();
+  p.t_total_s = in.d();
+  p.energy_j = in.d();
+  p.cost_usd = in.d();
+  UpdateBreakdown& b = p.breakdown;
+  b.forward_s = in.d();
+  b.backward_s = in.d();
+  b.allreduce_s = in.d();
+  b.allreduce_exposed_s = in.d();
+  b.optimizer_s = in.d();
+  b.t_update_s = in.d();
+  return p;
+}
+
+void put_list(Out& o, const std::vector<int64_t>& v) {
+  o.u(v.size());
+  for (int64_t x : v) o.i(x);
+}
+
+std::vector<int64_t> get_list(In& in) {
+  std::vector<int64_t> v(in.u());
+  for (int64_t& x : v) x = in.i();
+  return v;
+}
+
+}  // namespace
+
+std::string encode_header(const StudySpec& spec, const std::vector<WorkloadResult>& workloads) {
+  Out o;
+  o.s(spec.name).s(spec.source_file);
+  o.u(spec.workloads.size());
+  for (const std::string& w : spec.workloads) o.s(w);
+  o.u(spec.hardware.size());
+  for (const std::string& h : spec.hardware) o.s(h);
+  o.u(spec.sweep.size());
+  for (const SweepGroup& g : spec.sweep) {
+    o.i(g.zip ? 1 : 0).u(g.axes.size());
+    for (const SweepAxis& a : g.axes) {
+      o.s(a.key).u(a.values.size());
+      for (const std::string& v : a.values) o.s(v);
+    }
+  }
+  put_list(o, spec.batches);
+  put_list(o, spec.learners);
+  o.d(spec.knee_threshold).i(spec.weak_per_learner_batch);
+  o.u(spec.objectives.size());
+  for (Objective ob : spec.objectives) o.i(static_cast<int64_t>(ob));
+  o.i(spec.max_chips).d(spec.max_cost_usd).s(spec.fidelity).i(spec.verify_top);
+  o.u(workloads.size());
+  for (const WorkloadResult& w : workloads) o.s(w.name).s(w.file).d(w.law.n_inf).d(w.law.alpha).i(w.params);
+  return o.text();
+}
+
+void decode_header(const std::string& text, StudySpec& spec, std::vector<WorkloadResult>& workloads) {
+  In in(text);
+  spec = StudySpec();
+  spec.name = in.s();
+  spec.source_file = in.s();
+  spec.workloads.resize(in.u());
+  for (std::string& w : spec.workloads) w = in.s();
+  spec.hardware.resize(in.u());
+  for (std::string& h : spec.hardware) h = in.s();
+  spec.sweep.resize(in.u());
+  for (SweepGroup& g : spec.sweep) {
+    g.zip = in.i() != 0;
+    g.axes.resize(in.u());
+    for (SweepAxis& a : g.axes) {
+      a.key = in.s();
+      a.values.resize(in.u());
+      for (std::string& v : a.values) v = in.s();
+    }
+  }
+  spec.batches = get_list(in);
+  spec.learners = get_list(in);
+  spec.knee_threshold = in.d();
+  spec.weak_per_learner_batch = in.i();
+  spec.objectives.resize(in.u());
+  for (Objective& ob : spec.objectives) ob = static_cast<Objective>(in.i());
+  spec.max_chips = in.i();
+  spec.max_cost_usd = in.d();
+  spec.fidelity = in.s();
+  spec.verify_top = in.i();
+  workloads.resize(in.u());
+  for (WorkloadResult& w : workloads) {
+    w.name = in.s();
+    w.file = in.s();
+    w.law.n_inf = in.d();
+    w.law.alpha = in.d();
+    w.params = in.i();
+  }
+  in.done();
+}
+
+std::string encode_design(const SystemResult& s) {
+  Out o;
+  o.u(s.index).s(s.name).s(s.hardware_name).s(s.file).u(s.workload);
+  o.u(s.overrides.size());
+  for (const Override& ov : s.overrides) o.s(ov.key).s(ov.value);
+  o.i(s.max_learners).d(s.cost_per_chip_hour_usd).s(s.fidelity);
+  const Prediction& p = s.prediction;
+  o.u(p.points.size());
+  for (const TimePoint& t : p.points) put(o, t);
+  o.u(p.scaling.size());
+  for (const ScalingRow& r : p.scaling) {
+    o.i(r.learners).d(r.speedup);
+    put(o, r.best);
+    put(o, r.weak);
+  }
+  o.i(p.knee_learners);
+  put(o, p.knee);
+  put(o, p.overall_best);
+  o.d(p.b_crit).i(s.feasible ? 1 : 0);
+  put(o, s.chosen);
+  return o.text();
+}
+
+SystemResult decode_design(const std::string& text) {
+  In in(text);
+  SystemResult s;
+  s.index = in.u();
+  s.name = in.s();
+  s.hardware_name = in.s();
+  s.file = in.s();
+  s.workload = in.u();
+  s.overrides.resize(in.u());
+  for (Override& ov : s.overrides) {
+    ov.key = in.s();
+    ov.value = in.s();
+  }
+  s.max_learners = in.i();
+  s.cost_per_chip_hour_usd = in.d();
+  s.fidelity = in.s();
+  Prediction& p = s.prediction;
+  p.points.resize(in.u());
+  for (TimePoint& t : p.points) t = get_point(in);
+  p.scaling.resize(in.u());
+  for (ScalingRow& r : p.scaling) {
+    r.learners = in.i();
+    r.speedup = in.d();
+    r.best = get_point(in);
+    r.weak = get_point(in);
+  }
+  p.knee_learners = in.i();
+  p.knee = get_point(in);
+  p.overall_best = get_point(in);
+  p.b_crit = in.d();
+  s.feasible = in.i() != 0;
+  s.chosen = get_point(in);
+  in.done();
+  return s;
+}
+
+std::string encode_verify(size_t index, const VerifyResult& v) {
+  Out o;
+  o.u(index).i(v.done ? 1 : 0).d(v.t_update_rel_diff);
+  put(o, v.systemc);
+  return o.text();
+}
+
+VerifyResult decode_verify(const std::string& text, size_t& index) {
+  In in(text);
+  VerifyResult v;
+  index = in.u();
+  v.done = in.i() != 0;
+  v.t_update_rel_diff = in.d();
+  v.systemc = get_point(in);
+  in.done();
+  return v;
+}
+
+}  // namespace kp

@@ -1,0 +1,35 @@
+#pragma once
+// How design points are shared between processes. Contract: every process runs the same study;
+// rank 0 owns the journal and the outputs. The local transport (one process) is the identity;
+// the MPI transport (mpi_transport.cpp, built with KP_WITH_MPI) carries records to rank 0.
+// All calls come from one thread (the runner's main thread: MPI_THREAD_FUNNELED).
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kp {
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual int rank() const { return 0; }
+  virtual int size() const { return 1; }
+  // Rank 0's `values` on every rank.
+  virtual std::vector<size_t> broadcast(const std::vector<size_t>& values) { return values; }
+  // Rank > 0: a finished record for rank 0; an error (rank 0 reports it and the run stops); done.
+  virtual void send_record(const std::string&) {}
+  virtual void send_error(const std::string&) {}
+  virtual void send_done() {}
+  enum class Message { None, Record, Error, Done };
+  // Rank 0: the next message from another rank, without waiting (None if nothing arrived).
+  virtual Message poll(std::string&) { return Message::None; }
+  // Ends the use of MPI (MPI_Finalize): after this the process may fork (SystemC workers).
+  virtual void finish() {}
+};
+
+// The MPI transport when this process was started by mpirun with more than one rank (and
+// kneepoint was built with MPI), else the local one.
+std::unique_ptr<Transport> make_transport();
+
+}  // namespace kp
