@@ -40,8 +40,9 @@ int run_study(const Args& args) {
   if (!parse_options("study", "kneepoint study STUDY.yaml [--out DIR] [--resume] [--jobs J]", args, desc, vm, &pos))
     return 0;
   if (jobs < 1) throw ConfigError("--jobs " + std::to_string(jobs), "expected an integer >= 1");
-  const std::unique_ptr<Transport> net = make_transport();
+  // Parsed before MPI starts: a bad study file is the same error on every rank, a clean exit 2.
   const StudySpec spec = parse_study(ConfigDoc::load(file));
+  const std::unique_ptr<Transport> net = make_transport();
   if (net->rank() == 0)
     std::fprintf(stderr, "study %s: %zu design points (%zu hardware files x %zu sweep combinations x %zu workloads), "
                  "%s fidelity, %d jobs x %d processes\n", spec.name.c_str(), design_count(spec), spec.hardware.size(),
@@ -52,7 +53,16 @@ int run_study(const Args& args) {
   opt.jobs = jobs;
   opt.progress = stderr;
   opt.transport = net.get();
-  const StudyResult r = run_study(spec, opt);
+  StudyResult r;
+  try {
+    r = run_study(spec, opt);
+  } catch (const ConfigError& e) {
+    if (!net->active()) throw;
+    // Unwinding destroys the transport, whose MPI_Abort stops the other ranks: say why first.
+    std::fprintf(stderr, "%s\n", e.what());
+    std::fflush(stderr);
+    throw;
+  }
   if (net->rank() != 0) return 0;  // rank 0 gathered every point and writes the outputs
   write_study_outputs(r, out);
   return 0;

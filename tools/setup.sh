@@ -9,7 +9,8 @@ shift || true
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done
 packages=(build-essential cmake pkg-config libsystemc-dev libeigen3-dev libyaml-cpp-dev
-          libboost-program-options-dev libgtest-dev zlib1g-dev dataset-fashion-mnist)
+          libboost-program-options-dev libgtest-dev zlib1g-dev dataset-fashion-mnist
+          libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

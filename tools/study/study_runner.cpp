@@ -130,8 +130,8 @@ StudyResult run_study(const StudySpec& spec, std::FILE* progress) {
 }
 
 StudyResult run_study(const StudySpec& spec, const RunOptions& options) {
-  Transport local;
-  Transport& net = options.transport ? *options.transport : local;
+  Transport single;
+  Transport& net = options.transport ? *options.transport : single;
   const bool root = net.rank() == 0;
   StudyResult out;
   out.spec = spec;
@@ -173,7 +173,10 @@ StudyResult run_study(const StudySpec& spec, const RunOptions& options) {
   std::string error;
   int ranks_running = net.size() - 1;
   bool local_done = false, inline_finished = false;
-  auto accept = [&](const std::string& payload) {
+  size_t sent = 0, evaluated_here = 0;
+  std::string per_rank;  // "rank: points" of every rank, for the log
+  auto accept = [&](const std::string& payload, bool mine) {
+    evaluated_here += mine;
     if (journal) journal->append('D', payload);
     finished[decode_design(payload).index] = payload;
     bar.tick();
@@ -196,23 +199,29 @@ StudyResult run_study(const StudySpec& spec, const RunOptions& options) {
     bool all = false;
     for (auto& item : outbox.take(std::chrono::milliseconds(inline_eval ? 0 : 2), jobs, all)) {
       if (item.second) {
-        if (error.empty()) error = item.first;
+        if (!error.empty()) continue;  // the first error stops the run; one message per rank
+        error = item.first;
         if (!root) net.send_error(item.first);
       } else if (root) {
-        accept(item.first);
+        accept(item.first, true);
       } else {
         net.send_record(item.first);
+        ++sent;
       }
     }
     if (all && !local_done) {
       local_done = true;
-      if (!root && error.empty()) net.send_done();
+      if (!root && error.empty()) net.send_done(std::to_string(net.rank()) + " " + std::to_string(sent));
     }
     if (!root) continue;
     std::string msg;
     for (Transport::Message m; (m = net.poll(msg)) != Transport::Message::None;) {
-      if (m == Transport::Message::Record) accept(msg);
-      else if (m == Transport::Message::Done) --ranks_running;
+      if (m == Transport::Message::Record) {
+        accept(msg, false);
+      } else if (m == Transport::Message::Done) {
+        --ranks_running;
+        per_rank += ", rank " + msg.substr(0, msg.find(' ')) + ": " + msg.substr(msg.find(' ') + 1);
+      }
       else if (m == Transport::Message::Error) {
         if (error.empty()) error = msg;
         --ranks_running;
@@ -227,6 +236,8 @@ StudyResult run_study(const StudySpec& spec, const RunOptions& options) {
   }
   bar.finish();
   if (!root) return StudyResult();
+  if (net.size() > 1 && options.progress)
+    std::fprintf(options.progress, "design points evaluated: rank 0: %zu%s\n", evaluated_here, per_rank.c_str());
   if (finished.size() != eval.count()) std::abort();  // an internal bug: a point was lost
   for (const auto& kv : finished) out.systems.push_back(decode_design(kv.second));
   for (const auto& kv : verified) {

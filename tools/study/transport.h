@@ -20,12 +20,14 @@ class Transport {
   // Rank > 0: a finished record for rank 0; an error (rank 0 reports it and the run stops); done.
   virtual void send_record(const std::string&) {}
   virtual void send_error(const std::string&) {}
-  virtual void send_done() {}
+  virtual void send_done(const std::string&) {}  // payload: "<rank> <records sent>"
   enum class Message { None, Record, Error, Done };
   // Rank 0: the next message from another rank, without waiting (None if nothing arrived).
   virtual Message poll(std::string&) { return Message::None; }
   // Ends the use of MPI (MPI_Finalize): after this the process may fork (SystemC workers).
   virtual void finish() {}
+  // True between start-up and finish() of a multi-process run (an error must then stop all ranks).
+  virtual bool active() const { return false; }
 };
 
 // The MPI transport when this process was started by mpirun with more than one rank (and
