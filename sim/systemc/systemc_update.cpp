@@ -28,12 +28,12 @@ SystemcUpdate::SystemcUpdate(const HardwareSpec& hw, const LoweredStep& step, in
     : m_hw(hw), m_step(step), m_chip(hw, bytes_per_element), m_chip_config(chip_config(hw, bytes_per_element)),
       m_bytes(bytes_per_element) {}
 
-std::vector<ScLayerResult> SystemcUpdate::gemm_results(int64_t m) const {
+ScJob SystemcUpdate::gemm_job(int64_t m, std::vector<size_t>& op_of) const {
   // One job: the step's GEMMs back to back on one chip, each from a preloaded first fold (as the
-  // twin, which costs every op on its own). One worker: a single elaboration in a child process.
+  // twin, which costs every op on its own).
   ScJob job;
   job.chip = m_chip_config;
-  std::vector<size_t> op_of;
+  op_of.clear();
   for (size_t i = 0; i < m_step.ops.size(); ++i) {
     const Op& op = m_step.ops[i];
     if (op.kind != OpKind::Gemm) continue;
@@ -42,20 +42,38 @@ std::vector<ScLayerResult> SystemcUpdate::gemm_results(int64_t m) const {
     job.layers.push_back(GemmShape{g.m, g.n, g.k});
     op_of.push_back(i);
   }
-  std::vector<ScLayerResult> out(m_step.ops.size());
-  if (op_of.empty()) return out;
-  const auto res = run_systolic_sc_pool({job}, 1);
-  if (res.size() != 1 || res[0].size() != op_of.size())
+  return job;
+}
+
+std::vector<ScLayerResult> SystemcUpdate::per_op_results(const std::vector<ScLayerResult>& job_result,
+                                                         const std::vector<size_t>& op_of) const {
+  if (job_result.size() != op_of.size())
     throw std::runtime_error("SystemcUpdate: the SystemC worker returned the wrong number of layers");
-  for (size_t l = 0; l < op_of.size(); ++l) out[op_of[l]] = res[0][l];
+  std::vector<ScLayerResult> out(m_step.ops.size());
+  for (size_t l = 0; l < op_of.size(); ++l) out[op_of[l]] = job_result[l];
   return out;
+}
+
+std::vector<ScLayerResult> SystemcUpdate::gemm_results(int64_t m) const {
+  std::vector<size_t> op_of;
+  const ScJob job = gemm_job(m, op_of);
+  if (op_of.empty()) return std::vector<ScLayerResult>(m_step.ops.size());
+  const auto res = run_systolic_sc_pool({job}, 1);  // one worker: a single elaboration in a child
+  if (res.size() != 1) throw std::runtime_error("SystemcUpdate: the SystemC worker returned no result");
+  return per_op_results(res[0], op_of);
 }
 
 // The loop mirrors AnalyticUpdate::simulate (same bucketed overlap); only GEMM costs differ.
 UpdateResult SystemcUpdate::simulate(int64_t batch, int64_t learners, std::vector<LayerRecord>* layers) const {
   if (batch < 1 || learners < 1) throw std::invalid_argument("simulate: batch and learners must be >= 1");
+  return simulate_with(gemm_results((batch + learners - 1) / learners), batch, learners, layers);
+}
+
+UpdateResult SystemcUpdate::simulate_with(const std::vector<ScLayerResult>& sc, int64_t batch, int64_t learners,
+                                          std::vector<LayerRecord>* layers) const {
+  if (batch < 1 || learners < 1) throw std::invalid_argument("simulate: batch and learners must be >= 1");
+  if (sc.size() != m_step.ops.size()) throw std::invalid_argument("simulate_with: one result per op expected");
   const int64_t m = (batch + learners - 1) / learners;
-  const std::vector<ScLayerResult> sc = gemm_results(m);
   const SystolicArraySpec& a = m_hw.array;
   StepProfileBuilder builder(m_step, m_hw.interconnect.bucket_bytes, m_bytes, m, layers);
   for (size_t i = 0; i < m_step.ops.size(); ++i) {

@@ -34,6 +34,15 @@ class SystemcUpdate : public UpdateModel {
   // One result per op of the step at per-learner batch m (zeros for elementwise and empty GEMMs);
   // a GEMM takes total_cycles + 1 cycles (SCALE-Sim reports the last cycle's index).
   std::vector<ScLayerResult> gemm_results(int64_t per_learner_batch) const;
+  // The same in two halves, so a caller can run many per-learner batches (or designs) in one
+  // worker pool (run_systolic_sc_pool): the pool job of batch m with the op index of each of its
+  // layers, and the per-op results (as gemm_results) from that job's layer results.
+  ScJob gemm_job(int64_t per_learner_batch, std::vector<size_t>& op_of) const;
+  std::vector<ScLayerResult> per_op_results(const std::vector<ScLayerResult>& job_result,
+                                            const std::vector<size_t>& op_of) const;
+  // simulate() with the GEMM results of gemm_results(ceil(batch / learners)) given.
+  UpdateResult simulate_with(const std::vector<ScLayerResult>& gemm_results, int64_t batch, int64_t learners,
+                             std::vector<LayerRecord>* layers = nullptr) const;
   const ScChipConfig& chip() const { return m_chip_config; }
 
  private:

@@ -5,12 +5,14 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
 
 #include "core/config_doc.h"
 #include "tools/report/report_writer.h"
+#include "tools/study/design_space.h"
 #include "tools/study/study_runner.h"
 
 namespace kp {
@@ -61,6 +63,41 @@ TEST(Study, QuickstartRunsEndToEnd) {
   std::string header;
   std::getline(csv, header);
   EXPECT_EQ(header.rfind("system,batch,learners,per_learner_batch,steps,t_update_s", 0), 0u);
+}
+
+TEST(Study, EveryShippedStudyLoads) {
+  size_t n = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kSrc + "/studies")) {
+    if (entry.path().extension() != ".yaml") continue;
+    SCOPED_TRACE(entry.path().string());
+    const StudySpec s = parse_study(ConfigDoc::load(entry.path().string()));  // sweeps validated against the files
+    EXPECT_GE(design_count(s), 1u);
+    ++n;
+  }
+  EXPECT_GE(n, 3u);
+  // 3 square arrays (zipped) x 5 SRAM sizes x 5 link bandwidths.
+  const StudySpec tpu = parse_study(ConfigDoc::load(kSrc + "/studies/tpu_v3_design_space.yaml"));
+  EXPECT_EQ(design_count(tpu), 75u);
+  const DesignPointSpec last = design_point(tpu, 74);
+  ASSERT_EQ(last.overrides.size(), 4u);
+  EXPECT_EQ(last.overrides[0].assignment(), "chip.compute.array.rows=256");
+  EXPECT_EQ(last.overrides[2].assignment(), "chip.memory.sram.capacity=128 MiB");
+  EXPECT_EQ(last.overrides[3].assignment(), "interconnect.link.bandwidth=400 GB/s");
+}
+
+TEST(Study, T4VsH100RunsWithThePolluxCurveAndVerifiesBoth) {
+  const StudyResult r = run_study(parse_study(ConfigDoc::load(kSrc + "/studies/t4_vs_h100.yaml")), nullptr);
+  ASSERT_EQ(r.systems.size(), 2u);
+  // The Pollux-derived fit of workloads/resnet18_cifar10.yaml (N_inf 883, alpha 2.83e6).
+  EXPECT_NEAR(r.workloads.front().law.n_inf, 883, 1);
+  for (const SystemResult& s : r.systems) {
+    SCOPED_TRACE(s.name);
+    EXPECT_TRUE(s.feasible);
+    EXPECT_LE(s.chosen.learners, 64);
+    EXPECT_TRUE(s.verify.done);  // verify_top: 2 covers both systems
+    EXPECT_NEAR(s.chosen.cost_usd, s.chosen.learners * s.chosen.t_total_s / 3600 * s.cost_per_chip_hour_usd,
+                1e-9 * s.chosen.cost_usd);
+  }
 }
 
 TEST(Cli, ExitCodes) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "tools/study/pooled_systemc.h"
 #include "tools/study/study_select.h"
 
 namespace kp {
@@ -12,7 +13,8 @@ std::vector<std::string> assignments(const std::vector<Override>& overrides) {
   return out;
 }
 
-DesignEvaluator::DesignEvaluator(const StudySpec& spec) : m_spec(spec), m_count(design_count(spec)) {
+DesignEvaluator::DesignEvaluator(const StudySpec& spec, int systemc_workers)
+    : m_spec(spec), m_count(design_count(spec)), m_sc_workers(std::max(1, systemc_workers)) {
   for (const std::string& file : spec.workloads) {
     m_cases.push_back(load_workload_case(file));
     const WorkloadCase& c = m_cases.back();
@@ -77,17 +79,39 @@ SystemResult DesignEvaluator::evaluate(size_t index) const {
   if (opt.learners.empty() || *std::max_element(opt.batches.begin(), opt.batches.end()) <
                                   *std::min_element(opt.learners.begin(), opt.learners.end()))
     return r;
-  const auto model = make_update_model(c, m_spec.fidelity);
-  r.prediction = predict(*model, c.law, c.hw, opt);
+  if (m_spec.fidelity == "systemc") {
+    // Every distinct per-learner batch of the grid (and of the weak-scaling points) in one pool.
+    PooledSystemcUpdate model(c.hw, c.step, c.hw.array.bytes_per_element);
+    std::vector<ScRequest> requests;
+    for (int64_t p : opt.learners) {
+      for (int64_t m : opt.batches)
+        if (m >= p) requests.push_back({&model, (m + p - 1) / p});
+      requests.push_back({&model, opt.weak_per_learner_batch});
+    }
+    run_systemc_requests(requests, m_sc_workers);
+    r.prediction = predict(model, c.law, c.hw, opt);
+  } else {
+    r.prediction = predict(*make_update_model(c, m_spec.fidelity), c.law, c.hw, opt);
+  }
   choose_point(m_spec, r);
   return r;
 }
 
-TimePoint DesignEvaluator::evaluate_at(size_t index, int64_t batch, int64_t learners,
-                                       const std::string& fidelity) const {
-  const Case c = build(design_point(m_spec, index));
-  const auto model = make_update_model(c, fidelity);
-  return evaluate_point(*model, c.law, c.hw, batch, learners);
+std::vector<TimePoint> DesignEvaluator::evaluate_systemc(const std::vector<PointRef>& points) const {
+  std::vector<Case> cases;
+  std::vector<std::unique_ptr<PooledSystemcUpdate>> models;
+  std::vector<ScRequest> requests;
+  for (const PointRef& p : points) {
+    cases.push_back(build(design_point(m_spec, p.index)));
+    const Case& c = cases.back();
+    models.push_back(std::make_unique<PooledSystemcUpdate>(c.hw, c.step, c.hw.array.bytes_per_element));
+    requests.push_back({models.back().get(), (p.batch + p.learners - 1) / p.learners});
+  }
+  run_systemc_requests(requests, m_sc_workers);
+  std::vector<TimePoint> out;
+  for (size_t i = 0; i < points.size(); ++i)
+    out.push_back(evaluate_point(*models[i], cases[i].law, cases[i].hw, points[i].batch, points[i].learners));
+  return out;
 }
 
 }  // namespace kp

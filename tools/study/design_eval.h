@@ -3,8 +3,8 @@
 // (ConfigError on bad input); evaluate(i) builds design point i's hardware (base file + its sweep
 // overrides, validated like --set), predicts the (M, P) grid with the study's fidelity (P capped
 // by the system and by max_chips) and chooses its point (study_select.h). evaluate() is const and
-// may run on several threads at once; with fidelity systemc it forks SystemC workers, so callers
-// run it on one thread then.
+// may run on several threads at once; with fidelity systemc it forks a pool of SystemC workers
+// (one job per distinct per-learner batch), so callers run it on one thread then.
 #include <string>
 #include <vector>
 
@@ -16,12 +16,18 @@ namespace kp {
 
 class DesignEvaluator {
  public:
-  explicit DesignEvaluator(const StudySpec& spec);
+  // `systemc_workers`: forked SystemC processes per pool (fidelity systemc, verification).
+  explicit DesignEvaluator(const StudySpec& spec, int systemc_workers = 1);
   const std::vector<WorkloadResult>& workloads() const { return m_results; }
   size_t count() const { return m_count; }
   SystemResult evaluate(size_t index) const;
-  // One (M, P) point of design i with the given fidelity (the SystemC verification of a chosen point).
-  TimePoint evaluate_at(size_t index, int64_t batch, int64_t learners, const std::string& fidelity) const;
+  // (M, P) points of designs re-simulated with the SystemC update, all in one forked worker pool
+  // (the verification of chosen points). Forks: call with no other thread running.
+  struct PointRef {
+    size_t index;
+    int64_t batch, learners;
+  };
+  std::vector<TimePoint> evaluate_systemc(const std::vector<PointRef>& points) const;
   // The label of design point i: hardware name, swept values, workload name if several.
   std::string label(const DesignPointSpec& d, const std::string& hardware_name) const;
 
@@ -30,6 +36,7 @@ class DesignEvaluator {
 
   const StudySpec& m_spec;
   size_t m_count = 0;
+  int m_sc_workers = 1;
   std::vector<WorkloadCase> m_cases;
   std::vector<WorkloadResult> m_results;
 };

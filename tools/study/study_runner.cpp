@@ -103,12 +103,22 @@ std::vector<std::thread> start_workers(const DesignEvaluator& eval, const std::v
   return threads;
 }
 
+// The k best designs of each workload re-simulated in SystemC, all in one forked pool.
 void verify_top(const DesignEvaluator& eval, StudyResult& r, StudyJournal* journal) {
   if (r.spec.verify_top <= 0) return;
+  std::vector<SystemResult*> todo;
+  std::vector<DesignEvaluator::PointRef> points;
   for (SystemResult& s : r.systems) {
     if (s.rank < 1 || s.rank > r.spec.verify_top || s.verify.done) continue;
+    todo.push_back(&s);
+    points.push_back({s.index, s.chosen.batch, s.chosen.learners});
+  }
+  if (todo.empty()) return;
+  const std::vector<TimePoint> sc = eval.evaluate_systemc(points);
+  for (size_t i = 0; i < todo.size(); ++i) {
+    SystemResult& s = *todo[i];
     VerifyResult v;
-    v.systemc = eval.evaluate_at(s.index, s.chosen.batch, s.chosen.learners, "systemc");
+    v.systemc = sc[i];
     v.t_update_rel_diff = (v.systemc.t_update_s - s.chosen.t_update_s) / s.chosen.t_update_s;
     v.done = true;
     // Through the journal's encoding, so a resumed run reads back exactly these numbers.
@@ -135,7 +145,7 @@ StudyResult run_study(const StudySpec& spec, const RunOptions& options) {
   const bool root = net.rank() == 0;
   StudyResult out;
   out.spec = spec;
-  const DesignEvaluator eval(out.spec);
+  const DesignEvaluator eval(out.spec, options.jobs);
   out.workloads = eval.workloads();
   const std::string header = inputs_fingerprint(spec) + " " + encode_header(spec, out.workloads);
 
