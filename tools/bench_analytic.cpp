@@ -1,15 +1,39 @@
-// Benchmark: analytic (M, P) points per second of wall time, per workload, on the TPU-v3-like pod.
-// Prints figures; asserts nothing (speed targets are read, not unit-tested). Issue 7's goal:
-// >= 1e6 analytic points per second.
+// Benchmarks (print figures; assert nothing: speed targets are read, not unit-tested).
+// 1. Analytic (M, P) points per second of wall time, per workload, on the TPU-v3-like pod
+//    (issue 7's goal: >= 1e6).
+// 2. Whole studies through the real runner (journal, 2 jobs): a ~10,000-point sweep with the top
+//    10 designs re-simulated in SystemC (goal: <= 30 s on 2 cores), and 10,000 design points.
+// Usage: bench_analytic [SOURCE_DIR [--quick]]   (--quick: part 1 only)
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 
+#include "core/config_doc.h"
 #include "models/time_model/time_model.h"
 #include "tools/study/case_loader.h"
+#include "tools/study/design_eval.h"
+#include "tools/study/design_space.h"
+#include "tools/study/study_runner.h"
 
-int main(int argc, char** argv) {
-  const std::string src = argc > 1 ? argv[1] : KP_SOURCE_DIR;
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string a, b, c;
+  in >> a >> b >> c;
+  return a + " " + b + " " + c;
+}
+
+void bench_points(const std::string& src) {
   const char* workloads[] = {"fmnist_mlp", "fmnist_simple_cnn", "resnet18_cifar10", "resnet50_imagenet"};
   std::printf("%-20s %8s %14s %14s\n", "workload", "ops", "points", "points/s");
   for (const char* w : workloads) {
@@ -25,10 +49,70 @@ int main(int argc, char** argv) {
           sink += kp::evaluate_point(*model, c.law, c.hw, m, p).t_total_s;
           ++points;
         }
-      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      elapsed = seconds_since(t0);
     }
     std::printf("%-20s %8zu %14lld %14.3g\n", w, c.step.ops.size(), static_cast<long long>(points), points / elapsed);
     if (sink < 0) std::printf("impossible\n");
   }
+}
+
+// Runs `yaml` (a study text, paths absolute) with the top 10 designs verified in SystemC, 2 jobs,
+// journal in /tmp; then times the verification alone (the same 10 points, one forked pool).
+void bench_study(const std::string& title, const std::string& yaml) {
+  const std::string dir = "/tmp/kp_bench_study_" + std::to_string(::getpid());
+  kp::StudySpec spec = kp::parse_study(kp::ConfigDoc::parse(yaml, dir + "/bench.yaml"));
+  spec.verify_top = 10;
+  (void)std::system(("rm -rf " + dir).c_str());
+  kp::RunOptions opt;
+  opt.out_dir = dir;
+  opt.jobs = 2;
+  auto t0 = std::chrono::steady_clock::now();
+  const kp::StudyResult r = kp::run_study(spec, opt);
+  const double total_s = seconds_since(t0);
+  (void)std::system(("rm -rf " + dir).c_str());
+  size_t points = 0;
+  std::vector<kp::DesignEvaluator::PointRef> top;
+  for (const kp::SystemResult& s : r.systems) {
+    points += s.prediction.points.size();
+    if (s.verify.done) top.push_back({s.index, s.chosen.batch, s.chosen.learners});
+  }
+  const kp::DesignEvaluator eval(spec, 2);
+  t0 = std::chrono::steady_clock::now();
+  (void)eval.evaluate_systemc(top);
+  const double verify_s = seconds_since(t0);
+  std::printf("%s: %zu design points, %zu (M, P) grid points, %zu verified in SystemC\n", title.c_str(),
+              kp::design_count(spec), points, top.size());
+  std::printf("  whole study (analytic sweep, journal, top 10 in SystemC): %.2f s wall   [goal <= 30 s]\n", total_s);
+  std::printf("  of which the SystemC verification of the 10 (timed alone): %.2f s wall\n", verify_s);
+  std::printf("  load average after: %s (2 cores, shared: wall times are upper bounds)\n", load_average().c_str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string src = argc > 1 ? argv[1] : KP_SOURCE_DIR;
+  const bool quick = argc > 2 && std::string(argv[2]) == "--quick";
+  std::printf("load average: %s\n", load_average().c_str());
+  bench_points(src);
+  if (quick) return 0;
+  const std::string head = "name: bench\nworkload: " + src + "/workloads/resnet50_imagenet.yaml\nhardware: [" + src +
+                           "/hw_configs/tpu_v3_pod.yaml]\n";
+  // 13 array sizes x 2 SRAM sizes x 5 link bandwidths = 130 designs x 77 (M, P) points.
+  bench_study("study of ~10,000 (M, P) points (ResNet-50, TPU-v3-like pod)",
+              head +
+                  "sweep:\n"
+                  "  chip.compute.array.rows: {from: 32, to: 416, step: 32}\n"
+                  "  chip.memory.sram.capacity: [16 MiB, 32 MiB]\n"
+                  "  interconnect.link.bandwidth: {from: 25 GB/s, to: 400 GB/s, factor: 2}\n"
+                  "batches: {from: 1024, to: 65536}\nlearners: {from: 1, to: 1024}\n");
+  // 10 x 10 x 10 x 10 = 10,000 designs x 9 (M, P) points.
+  bench_study("study of 10,000 design points (ResNet-50, TPU-v3-like pod)",
+              head +
+                  "sweep:\n"
+                  "  chip.compute.array.rows: {from: 32, to: 320, step: 32}\n"
+                  "  chip.memory.sram.capacity: {from: 4 MiB, to: 40 MiB, step: 4}\n"
+                  "  interconnect.link.bandwidth: {from: 25 GB/s, to: 250 GB/s, step: 25}\n"
+                  "  chip.clock: {from: 500 MHz, to: 1400 MHz, step: 100}\n"
+                  "batches: [4096, 16384, 65536]\nlearners: [64, 256, 1024]\n");
   return 0;
 }
