@@ -1,5 +1,6 @@
 // kneepoint study: a design study from YAML to a journal and report.html, report.md, points.csv
 // and summary.json. Under `mpirun -np N` the ranks share the design points; rank 0 writes.
+#include <algorithm>
 #include <cstdio>
 #include <thread>
 
@@ -12,6 +13,36 @@
 
 namespace kp {
 
+namespace {
+
+// The best designs of each workload, ranked by the first objective, with the other objectives,
+// the Pareto flag and the SystemC check of verified designs.
+void print_ranking(const StudyResult& r, size_t top) {
+  for (size_t w = 0; w < r.workloads.size(); ++w) {
+    std::vector<const SystemResult*> ranked;
+    size_t infeasible = 0;
+    for (const SystemResult& s : r.systems)
+      if (s.workload == w) s.rank > 0 ? ranked.push_back(&s) : void(++infeasible);
+    std::sort(ranked.begin(), ranked.end(), [](const SystemResult* a, const SystemResult* b) { return a->rank < b->rank; });
+    std::printf("\n## Designs ranked by %s: %s (%zu of %zu shown%s)\n\n", objective_name(r.spec.objectives.front()),
+                r.workloads[w].name.c_str(), std::min(top, ranked.size()), ranked.size() + infeasible,
+                infeasible ? (", " + std::to_string(infeasible) + " infeasible under the constraints").c_str() : "");
+    std::printf("| rank | design | chips | batch (samples) | time (s) | energy (kWh) | cost (USD) | Pareto | SystemC T_update vs analytic |\n");
+    std::printf("|---:|---|---:|---:|---:|---:|---:|:-:|---:|\n");
+    for (size_t i = 0; i < std::min(top, ranked.size()); ++i) {
+      const SystemResult& s = *ranked[i];
+      const TimePoint& c = s.chosen;
+      char verify[32] = "-";
+      if (s.verify.done) std::snprintf(verify, sizeof verify, "%+.1f%%", 100 * s.verify.t_update_rel_diff);
+      std::printf("| %d | %s | %lld | %lld | %.4g | %.3g | %.3g | %s | %s |\n", s.rank, s.name.c_str(),
+                  static_cast<long long>(c.learners), static_cast<long long>(c.batch), c.t_total_s, c.energy_j / 3.6e6,
+                  c.cost_usd, s.pareto ? "yes" : "", verify);
+    }
+  }
+}
+
+}  // namespace
+
 void write_study_outputs(const StudyResult& r, const std::string& out) {
   try {
     write_report(r, out);
@@ -19,10 +50,13 @@ void write_study_outputs(const StudyResult& r, const std::string& out) {
     throw ConfigError("--out " + out, e.what());  // an unwritable folder is the user's to fix
   }
   const std::string md = report_markdown(r);
-  // The answer is the report's first section: print it so the user sees it without opening files.
+  // The answer is the report's first section: print it so the user sees it without opening files;
+  // a sweep of many designs gets the ranking instead (the full answer is in report.md).
   const auto tables = md.find("\n## Best batch");
-  std::printf("%s\n", md.substr(0, tables).c_str());
-  std::printf("report: %s/report.html (report.md, points.csv, summary.json beside it)\n", out.c_str());
+  if (r.systems.size() <= 8) std::printf("%s", md.substr(0, tables).c_str());
+  else std::printf("# kneepoint study: %s (%zu design points)\n", r.spec.name.c_str(), r.systems.size());
+  if (r.systems.size() > 1 && (!r.spec.sweep.empty() || r.spec.verify_top > 0)) print_ranking(r, 10);
+  std::printf("\nreport: %s/report.html (report.md, points.csv, summary.json beside it)\n", out.c_str());
 }
 
 int run_study(const Args& args) {

@@ -129,6 +129,24 @@ TEST(StudySweep, InvalidSweepsAreErrorsAtTheirPosition) {
             ":6:8: error: sweep: expected a map of dotted keys (crossed) or a list of zip:/cross: groups");
 }
 
+TEST(StudySpec, ObjectivesConstraintsAndFidelityAreValidated) {
+  const StudySpec ok = parse("objectives: [cost, time]\nconstraints: {max_chips: 64, max_cost: 20 USD}\nverify_top: 3\n");
+  EXPECT_EQ(ok.objectives, (std::vector<Objective>{Objective::Cost, Objective::Time}));
+  EXPECT_EQ(ok.max_chips, 64);
+  EXPECT_EQ(ok.max_cost_usd, 20.0);
+  EXPECT_EQ(ok.verify_top, 3);
+  EXPECT_EQ(error_of("objectives: [time, speed]\n"),
+            ":6:20: error: objectives: expected one of time, energy, cost, got \"speed\"");
+  EXPECT_EQ(error_of("objectives: [time, time]\n"), ":6:20: error: objectives: \"time\" listed twice");
+  EXPECT_EQ(error_of("constraints: {max_chip: 4}\n"),
+            ":6:15: error: constraints.max_chip: unknown key (known here: max_chips, max_cost)");
+  EXPECT_EQ(error_of("constraints: {max_cost: 20}\n"),
+            ":6:25: error: constraints.max_cost: expected a price with a unit (USD, $), got \"20\"");
+  EXPECT_EQ(error_of("fidelity: cycle\n"), ":6:11: error: fidelity: expected analytic or systemc, got \"cycle\"");
+  EXPECT_EQ(error_of("fidelity: systemc\nverify_top: 2\n"),
+            ":7:13: error: verify_top: verify_top re-simulates analytic results in SystemC: needs fidelity analytic");
+}
+
 TEST(StudySelect, ChoosesUnderConstraintsRanksAndFlagsThePareto) {
   StudyResult r;
   r.spec.objectives = {Objective::Time, Objective::Cost};
