@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 namespace kp::trainer_detail {
@@ -20,6 +21,31 @@ using CMapM = Eigen::Map<const Mat<T>>;
 template <class T>
 using MapV = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
 
+// C (m x n) = op(A) op(B) (+ C): the AVX-512 sgemm for float where built, Eigen otherwise
+// (double for the gradient checks, or a CPU without AVX-512).
+template <class T>
+void gemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+          const T* b, int64_t ldb, T* c, int64_t ldc, bool accumulate, GemmWorkspace& ws) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (sgemm_available()) return sgemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, accumulate, ws);
+  }
+  using S = Eigen::OuterStride<>;
+  using CMapS = Eigen::Map<const Mat<T>, 0, S>;
+  Eigen::Map<Mat<T>, 0, S> C(c, m, n, S(ldc));
+  const CMapS A(a, ta == Trans::No ? m : k, ta == Trans::No ? k : m, S(lda));
+  const CMapS B(b, tb == Trans::No ? k : n, tb == Trans::No ? n : k, S(ldb));
+  auto assign = [&](const auto& product) {
+    if (accumulate)
+      C.noalias() += product;
+    else
+      C.noalias() = product;
+  };
+  if (ta == Trans::No && tb == Trans::No) assign(A * B);
+  else if (ta == Trans::No) assign(A * B.transpose());
+  else if (tb == Trans::No) assign(A.transpose() * B);
+  else assign(A.transpose() * B.transpose());
+}
+
 // TensorFlow's "same": the total padding is split with the extra row/column at the end.
 int64_t pad_before(int64_t in, int64_t out, int64_t kernel, int64_t stride, Padding p) {
   if (p == Padding::Valid) return 0;
@@ -29,9 +55,12 @@ int64_t pad_before(int64_t in, int64_t out, int64_t kernel, int64_t stride, Padd
 template <class T>
 class Dense final : public Layer<T> {
  public:
-  explicit Dense(const ResolvedLayer& l)
-      : m_in(l.in.elements()), m_out(l.out.elements()), m_bias(l.spec.bias) {
+  Dense(const ResolvedLayer& l, int64_t max_batch, GemmWorkspace* ws)
+      : m_in(l.in.elements()), m_out(l.out.elements()), m_bias(l.spec.bias), m_ws(ws) {
     this->m_params = m_in * m_out + (m_bias ? m_out : 0);
+    m_ws->reserve(m_out, max_batch, m_in);  // forward
+    m_ws->reserve(m_out, m_in, max_batch);  // weight gradient
+    m_ws->reserve(m_in, max_batch, m_out);  // input gradient
   }
   void init(std::mt19937_64& rng) override {
     he_normal(this->m_w, m_in * m_out, m_in, rng);
@@ -40,7 +69,11 @@ class Dense final : public Layer<T> {
   void forward(const T* x, T* y, int64_t batch) override {
     CMapM<T> W(this->m_w, m_out, m_in), X(x, m_in, batch);
     MapM<T> Y(y, m_out, batch);
-    Y.noalias() = W * X;
+    if (batch == 1)  // matrix-vector: packing the weights for a GEMM would double the traffic
+      Y.col(0).noalias() = W * X.col(0);
+    else
+      gemm(Trans::No, Trans::No, m_out, batch, m_in, this->m_w, m_out, x, m_in, y, m_out, false,
+           *m_ws);
     if (m_bias) Y.colwise() += MapV<T>(this->m_w + m_in * m_out, m_out);
   }
   void backward(const T* x, const T*, const T* dy, T* dx, int64_t batch) override {
@@ -49,23 +82,30 @@ class Dense final : public Layer<T> {
     if (batch == 1)
       dW.noalias() = dY.col(0) * X.col(0).transpose();  // an outer product, not a k=1 GEMM
     else
-      dW.noalias() = dY * X.transpose();
+      gemm(Trans::No, Trans::Yes, m_out, m_in, batch, dy, m_out, x, m_in, this->m_dw, m_out,
+           false, *m_ws);
     if (m_bias) MapV<T>(this->m_dw + m_in * m_out, m_out) = dY.rowwise().sum();
-    if (dx) MapM<T>(dx, m_in, batch).noalias() = W.transpose() * dY;
+    if (!dx) return;
+    if (batch == 1)
+      MapM<T>(dx, m_in, 1).col(0).noalias() = W.transpose() * dY.col(0);
+    else
+      gemm(Trans::Yes, Trans::No, m_in, batch, m_out, this->m_w, m_out, dy, m_out, dx, m_in,
+           false, *m_ws);
   }
 
  private:
   int64_t m_in, m_out;
   bool m_bias;
+  GemmWorkspace* m_ws;
 };
 
 // im2col + GEMM, in chunks of samples so the column buffer stays cache-sized (~4 MiB) for any batch.
 template <class T>
 class Conv2d final : public Layer<T> {
  public:
-  Conv2d(const ResolvedLayer& l, int64_t max_batch)
+  Conv2d(const ResolvedLayer& l, int64_t max_batch, GemmWorkspace* ws)
       : m_c(l.in.c), m_h(l.in.h), m_w_in(l.in.w), m_f(l.out.c), m_ho(l.out.h), m_wo(l.out.w),
-        m_k(l.spec.kernel), m_s(l.spec.stride), m_bias(l.spec.bias) {
+        m_k(l.spec.kernel), m_s(l.spec.stride), m_bias(l.spec.bias), m_ws(ws) {
     m_pt = pad_before(m_h, m_ho, m_k, m_s, l.spec.padding);
     m_pl = pad_before(m_w_in, m_wo, m_k, m_s, l.spec.padding);
     m_kk = m_k * m_k * m_c;
@@ -74,40 +114,40 @@ class Conv2d final : public Layer<T> {
     m_chunk = std::clamp<int64_t>((int64_t{1} << 20) / std::max<int64_t>(per_sample, 1), 1,
                                   std::max<int64_t>(max_batch, 1));
     m_col.resize(static_cast<size_t>(per_sample * m_chunk));
+    const int64_t cols = m_ho * m_wo * m_chunk;
+    m_ws->reserve(m_f, cols, m_kk);  // forward
+    m_ws->reserve(m_f, m_kk, cols);  // weight gradient
+    m_ws->reserve(m_kk, cols, m_f);  // input gradient (columns)
   }
   void init(std::mt19937_64& rng) override {
     he_normal(this->m_w, m_f * m_kk, m_kk, rng);
     if (m_bias) std::fill(this->m_w + m_f * m_kk, this->m_w + this->m_params, T(0));
   }
   void forward(const T* x, T* y, int64_t batch) override {
-    CMapM<T> W(this->m_w, m_f, m_kk);
     const int64_t p = m_ho * m_wo;
     for (int64_t n0 = 0; n0 < batch; n0 += m_chunk) {
       const int64_t nb = std::min(m_chunk, batch - n0);
       im2col(x, n0, nb);
       MapM<T> Y(y + n0 * m_f * p, m_f, p * nb);
-      Y.noalias() = W * CMapM<T>(m_col.data(), m_kk, p * nb);
+      gemm(Trans::No, Trans::No, m_f, p * nb, m_kk, this->m_w, m_f, m_col.data(), m_kk, Y.data(),
+           m_f, false, *m_ws);
       if (m_bias) Y.colwise() += MapV<T>(this->m_w + m_f * m_kk, m_f);
     }
   }
   void backward(const T* x, const T*, const T* dy, T* dx, int64_t batch) override {
-    CMapM<T> W(this->m_w, m_f, m_kk);
-    MapM<T> dW(this->m_dw, m_f, m_kk);
     const int64_t p = m_ho * m_wo;
     if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f).setZero();
     if (dx) std::fill(dx, dx + batch * m_c * m_h * m_w_in, T(0));
     for (int64_t n0 = 0; n0 < batch; n0 += m_chunk) {
       const int64_t nb = std::min(m_chunk, batch - n0);
       im2col(x, n0, nb);
-      CMapM<T> dY(dy + n0 * m_f * p, m_f, p * nb);
-      MapM<T> col(m_col.data(), m_kk, p * nb);
-      if (n0 == 0)
-        dW.noalias() = dY * col.transpose();
-      else
-        dW.noalias() += dY * col.transpose();
-      if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f) += dY.rowwise().sum();
+      const T* dyc = dy + n0 * m_f * p;
+      gemm(Trans::No, Trans::Yes, m_f, m_kk, p * nb, dyc, m_f, m_col.data(), m_kk, this->m_dw,
+           m_f, n0 > 0, *m_ws);
+      if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f) += CMapM<T>(dyc, m_f, p * nb).rowwise().sum();
       if (dx) {
-        col.noalias() = W.transpose() * dY;
+        gemm(Trans::Yes, Trans::No, m_kk, p * nb, m_f, this->m_w, m_f, dyc, m_f, m_col.data(),
+             m_kk, false, *m_ws);
         col2im(dx, n0, nb);
       }
     }
@@ -150,6 +190,7 @@ class Conv2d final : public Layer<T> {
 
   int64_t m_c, m_h, m_w_in, m_f, m_ho, m_wo, m_k, m_s, m_pt = 0, m_pl = 0, m_kk = 0, m_chunk = 1;
   bool m_bias;
+  GemmWorkspace* m_ws;
   AlignedVector<T> m_col;
 };
 
@@ -250,10 +291,11 @@ void he_normal(T* w, int64_t n, int64_t fan_in, std::mt19937_64& rng) {
 }
 
 template <class T>
-std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& l, int64_t max_batch) {
+std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& l, int64_t max_batch,
+                                     GemmWorkspace* ws) {
   switch (l.spec.kind) {
-    case LayerKind::Dense: return std::make_unique<Dense<T>>(l);
-    case LayerKind::Conv2d: return std::make_unique<Conv2d<T>>(l, max_batch);
+    case LayerKind::Dense: return std::make_unique<Dense<T>>(l, max_batch, ws);
+    case LayerKind::Conv2d: return std::make_unique<Conv2d<T>>(l, max_batch, ws);
     case LayerKind::MaxPool: return std::make_unique<MaxPool<T>>(l, max_batch);
     case LayerKind::Relu: return std::make_unique<Relu<T>>(l);
     case LayerKind::Flatten: return std::make_unique<Flatten<T>>(l);
@@ -263,8 +305,10 @@ std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& l, int64_t max_batch) 
   }
 }
 
-template std::unique_ptr<Layer<float>> make_layer<float>(const ResolvedLayer&, int64_t);
-template std::unique_ptr<Layer<double>> make_layer<double>(const ResolvedLayer&, int64_t);
+template std::unique_ptr<Layer<float>> make_layer<float>(const ResolvedLayer&, int64_t,
+                                                         GemmWorkspace*);
+template std::unique_ptr<Layer<double>> make_layer<double>(const ResolvedLayer&, int64_t,
+                                                           GemmWorkspace*);
 template void he_normal<float>(float*, int64_t, int64_t, std::mt19937_64&);
 template void he_normal<double>(double*, int64_t, int64_t, std::mt19937_64&);
 

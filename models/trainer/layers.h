@@ -12,6 +12,7 @@
 #include <random>
 
 #include "core/network_spec.h"
+#include "models/trainer/gemm.h"
 
 namespace kp::trainer_detail {
 
@@ -34,9 +35,12 @@ class Layer {
   T* m_dw = nullptr;
 };
 
-// Throws std::invalid_argument for a layer kind the trainer does not implement.
+// Throws std::invalid_argument for a layer kind the trainer does not implement. Layers with
+// products reserve their packing space in `ws` (shared by the network's layers: one runs at a
+// time) and keep the pointer.
 template <class T>
-std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& layer, int64_t max_batch);
+std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& layer, int64_t max_batch,
+                                     GemmWorkspace* ws);
 
 // He et al. 2015 ("Delving deep into rectifiers"): N(0, 2/fan_in), suited to ReLU networks.
 template <class T>

@@ -17,6 +17,7 @@ struct Network<T>::Impl {
   std::vector<AlignedVector<T>> acts;   // acts[0] = input, acts[i + 1] = output of layer i
   std::vector<AlignedVector<T>> dacts;  // gradient of the loss w.r.t. acts[i]
   AlignedVector<T> params, grads;
+  trainer_detail::GemmWorkspace gemm_ws;  // packing space of every layer's products
   int64_t max_batch = 0, in_elems = 0, classes = 0;
   bool input_grad = false;
 
@@ -68,7 +69,7 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
   int64_t total = 0;
   for (size_t i = 0; i + 1 < net.layers.size(); ++i) {
     const ResolvedLayer& l = net.layers[i];
-    m->layers.push_back(trainer_detail::make_layer<T>(l, max_batch));
+    m->layers.push_back(trainer_detail::make_layer<T>(l, max_batch, &m->gemm_ws));
     total += m->layers.back()->param_count();
     m->acts.emplace_back(static_cast<size_t>(l.out.elements() * max_batch));
     m->dacts.emplace_back(static_cast<size_t>(l.out.elements() * max_batch));

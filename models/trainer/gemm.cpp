@@ -1,0 +1,198 @@
+#include "models/trainer/gemm.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#ifdef __AVX512F__
+// GCC 12's own intrinsics (_mm512_undefined_ps inside the masked loads) trip -Wuninitialized.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#endif
+
+namespace kp::trainer_detail {
+
+namespace {
+
+// Register tile MR x NR = 2 x 12 zmm accumulators; a KC x NR panel of B (15 KiB) stays in the
+// 48 KiB L1d while an MC x KC block of A (160 KiB) streams from L2. Block sizes measured on this
+// Zen 5 core (tools/bench_trainer; KC 192-512, MC 96-480 tried): larger blocks (BLIS-like
+// 384 x 480) lost 10-30% here, presumably because the shared machine's context switches evict L2.
+constexpr int64_t kMr = 32, kNr = 12, kKc = 320, kMc = 128, kNc = 3072;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
+// The depth block: k split into equal parts of at most kKc (784 -> 2 x 392, not 384+384+16).
+int64_t depth_block(int64_t k) { return ceil_div(k, ceil_div(k, kKc)); }
+
+}  // namespace
+
+void GemmWorkspace::reserve(int64_t m, int64_t n, int64_t k) {
+  if (m < 1 || n < 1 || k < 1) return;
+  const int64_t kc = depth_block(k);
+  const auto a = static_cast<size_t>(round_up(std::min(m, kMc), kMr) * kc);
+  const auto b = static_cast<size_t>(round_up(std::min(n, kNc), kNr) * kc);
+  if (a > m_a.size()) m_a.assign(a, 0.0f);
+  if (b > m_b.size()) m_b.assign(b, 0.0f);
+}
+
+#ifdef __AVX512F__
+
+namespace {
+
+__mmask16 lanes(int64_t n) {
+  if (n <= 0) return 0;
+  if (n >= 16) return 0xFFFF;
+  return static_cast<__mmask16>((1u << n) - 1u);
+}
+
+// out[q] lane r = src[r * ld + q] for r < nrows and q in `cols` (other lanes zero): a 16 x 16
+// transpose in registers (unpack, shuffle, then two 128-bit lane shuffles), ~0.3 shuffles a float
+// against one scalar load and store per float for the plain packing loop.
+void load_transposed(const float* src, int64_t ld, int64_t nrows, __mmask16 cols, __m512 out[16]) {
+  __m512 r[16], t[16];
+  for (int i = 0; i < 16; ++i)
+    r[i] = i < nrows ? _mm512_maskz_loadu_ps(cols, src + i * ld) : _mm512_setzero_ps();
+  for (int i = 0; i < 16; i += 2) {
+    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+  }
+  for (int i = 0; i < 16; i += 4) {
+    r[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
+    r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xEE);
+    r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+    r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
+  }
+  for (int i = 0; i < 4; ++i) {
+    t[i] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0x88);
+    t[i + 4] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0xDD);
+    t[i + 8] = _mm512_shuffle_f32x4(r[i + 8], r[i + 12], 0x88);
+    t[i + 12] = _mm512_shuffle_f32x4(r[i + 8], r[i + 12], 0xDD);
+  }
+  for (int i = 0; i < 8; ++i) {
+    out[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
+    out[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xDD);
+  }
+}
+
+// Panels of kMr rows of op(A), each stored k-major (kMr floats per depth step), zero-padded.
+void pack_a(Trans ta, const float* a, int64_t lda, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
+            float* dst) {
+  for (int64_t ir = 0; ir < mc; ir += kMr, dst += kMr * kc) {
+    const int64_t rows = std::min(kMr, mc - ir);
+    if (ta == Trans::No) {
+      const __mmask16 m0 = lanes(rows), m1 = lanes(rows - 16);
+      const float* src = a + (i0 + ir) + p0 * lda;
+      for (int64_t p = 0; p < kc; ++p, src += lda) {
+        _mm512_store_ps(dst + p * kMr, _mm512_maskz_loadu_ps(m0, src));
+        _mm512_store_ps(dst + p * kMr + 16, _mm512_maskz_loadu_ps(m1, src + 16));
+      }
+    } else {  // op(A)(i, p) = a[p + i * lda]: a panel row is contiguous in p
+      for (int64_t h = 0; h < kMr; h += 16) {
+        const float* src = a + (i0 + ir + h) * lda + p0;
+        for (int64_t p = 0; p < kc; p += 16) {
+          __m512 t[16];
+          load_transposed(src + p, lda, rows - h, lanes(kc - p), t);
+          for (int64_t q = 0; q < std::min<int64_t>(16, kc - p); ++q)
+            _mm512_store_ps(dst + (p + q) * kMr + h, t[q]);
+        }
+      }
+    }
+  }
+}
+
+// Panels of kNr columns of op(B), each stored k-major (kNr floats per depth step), zero-padded.
+void pack_b(Trans tb, const float* b, int64_t ldb, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
+            float* dst) {
+  for (int64_t jr = 0; jr < nc; jr += kNr, dst += kNr * kc) {
+    const int64_t cols = std::min(kNr, nc - jr);
+    if (tb == Trans::Yes) {  // op(B)(p, j) = b[j + p * ldb]: contiguous in j
+      const __mmask16 m = lanes(cols);
+      const float* src = b + (j0 + jr) + p0 * ldb;
+      for (int64_t p = 0; p < kc; ++p, src += ldb)
+        _mm512_mask_storeu_ps(dst + p * kNr, lanes(kNr), _mm512_maskz_loadu_ps(m, src));
+    } else {  // column j of op(B) is contiguous in p
+      const float* src = b + p0 + (j0 + jr) * ldb;
+      for (int64_t p = 0; p < kc; p += 16) {
+        __m512 t[16];
+        load_transposed(src + p, ldb, cols, lanes(kc - p), t);
+        for (int64_t q = 0; q < std::min<int64_t>(16, kc - p); ++q)
+          _mm512_mask_storeu_ps(dst + (p + q) * kNr, lanes(kNr), t[q]);
+      }
+    }
+  }
+}
+
+// C tile (rows x cols <= kMr x kNr) = (C if acc) + A panel * B panel over kc depth steps.
+void kernel(int64_t kc, const float* ap, const float* bp, float* c, int64_t ldc, int64_t rows,
+            int64_t cols, bool acc) {
+  __m512 c0[kNr], c1[kNr];
+#pragma GCC unroll 12
+  for (int j = 0; j < kNr; ++j) c0[j] = c1[j] = _mm512_setzero_ps();
+  for (int64_t p = 0; p < kc; ++p, ap += kMr, bp += kNr) {
+    const __m512 a0 = _mm512_load_ps(ap), a1 = _mm512_load_ps(ap + 16);
+#pragma GCC unroll 12
+    for (int j = 0; j < kNr; ++j) {
+      const __m512 bj = _mm512_set1_ps(bp[j]);
+      c0[j] = _mm512_fmadd_ps(a0, bj, c0[j]);
+      c1[j] = _mm512_fmadd_ps(a1, bj, c1[j]);
+    }
+  }
+  const __mmask16 m0 = lanes(rows), m1 = lanes(rows - 16);
+#pragma GCC unroll 12
+  for (int j = 0; j < kNr; ++j) {
+    if (j >= cols) break;
+    float* cj = c + j * ldc;
+    __m512 r0 = c0[j], r1 = c1[j];
+    if (acc) {
+      r0 = _mm512_add_ps(_mm512_maskz_loadu_ps(m0, cj), r0);
+      r1 = _mm512_add_ps(_mm512_maskz_loadu_ps(m1, cj + 16), r1);
+    }
+    _mm512_mask_storeu_ps(cj, m0, r0);
+    _mm512_mask_storeu_ps(cj + 16, m1, r1);
+  }
+}
+
+}  // namespace
+
+bool sgemm_available() { return true; }
+
+void sgemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+           const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate, GemmWorkspace& ws) {
+  if (m < 1 || n < 1) return;
+  if (k < 1) {
+    if (!accumulate)
+      for (int64_t j = 0; j < n; ++j) std::fill(c + j * ldc, c + j * ldc + m, 0.0f);
+    return;
+  }
+  const int64_t kb = depth_block(k);
+  for (int64_t jc = 0; jc < n; jc += kNc) {
+    const int64_t nc = std::min(kNc, n - jc);
+    for (int64_t pc = 0; pc < k; pc += kb) {
+      const int64_t kc = std::min(kb, k - pc);
+      const bool acc = accumulate || pc > 0;
+      pack_b(tb, b, ldb, pc, kc, jc, nc, ws.b());
+      for (int64_t ic = 0; ic < m; ic += kMc) {
+        const int64_t mc = std::min(kMc, m - ic);
+        pack_a(ta, a, lda, ic, mc, pc, kc, ws.a());
+        for (int64_t jr = 0; jr < nc; jr += kNr)
+          for (int64_t ir = 0; ir < mc; ir += kMr)
+            kernel(kc, ws.a() + ir * kc, ws.b() + jr * kc, c + (ic + ir) + (jc + jr) * ldc, ldc,
+                   std::min(kMr, mc - ir), std::min(kNr, nc - jr), acc);
+      }
+    }
+  }
+}
+
+#else  // no AVX-512: the layers use Eigen's product instead
+
+bool sgemm_available() { return false; }
+
+void sgemm(Trans, Trans, int64_t, int64_t, int64_t, const float*, int64_t, const float*, int64_t,
+           float*, int64_t, bool, GemmWorkspace&) {
+  throw std::logic_error("sgemm: built without AVX-512 (check sgemm_available())");
+}
+
+#endif
+
+}  // namespace kp::trainer_detail

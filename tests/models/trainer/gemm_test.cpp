@@ -1,0 +1,79 @@
+// The trainer's AVX-512 sgemm against a naive triple loop in double: every transpose combination,
+// sizes that leave partial register tiles and depth blocks, leading dimensions larger than the
+// matrix, and accumulation into C.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "models/trainer/gemm.h"
+
+namespace kp::trainer_detail {
+namespace {
+
+struct Case {
+  Trans ta, tb;
+  int64_t m, n, k;
+  bool accumulate;
+};
+
+void check(const Case& c) {
+  const int64_t pad = 3;  // leading dimensions exceed the stored rows
+  const int64_t a_rows = c.ta == Trans::No ? c.m : c.k, a_cols = c.ta == Trans::No ? c.k : c.m;
+  const int64_t b_rows = c.tb == Trans::No ? c.k : c.n, b_cols = c.tb == Trans::No ? c.n : c.k;
+  const int64_t lda = a_rows + pad, ldb = b_rows + pad, ldc = c.m + pad;
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> u(-1, 1);
+  std::vector<float> a(size_t(lda * a_cols)), b(size_t(ldb * b_cols)), cm(size_t(ldc * c.n));
+  for (float& v : a) v = u(rng);
+  for (float& v : b) v = u(rng);
+  for (float& v : cm) v = u(rng);
+  const std::vector<float> c0 = cm;
+  auto op_a = [&](int64_t i, int64_t p) {
+    return double(c.ta == Trans::No ? a[size_t(i + p * lda)] : a[size_t(p + i * lda)]);
+  };
+  auto op_b = [&](int64_t p, int64_t j) {
+    return double(c.tb == Trans::No ? b[size_t(p + j * ldb)] : b[size_t(j + p * ldb)]);
+  };
+  GemmWorkspace ws;
+  ws.reserve(c.m, c.n, c.k);
+  sgemm(c.ta, c.tb, c.m, c.n, c.k, a.data(), lda, b.data(), ldb, cm.data(), ldc, c.accumulate, ws);
+  for (int64_t j = 0; j < c.n; ++j) {
+    for (int64_t i = 0; i < c.m; ++i) {
+      double ref = c.accumulate ? double(c0[size_t(i + j * ldc)]) : 0.0;
+      for (int64_t p = 0; p < c.k; ++p) ref += op_a(i, p) * op_b(p, j);
+      // float products summed over k terms of magnitude <= 1: error ~ k * 2^-24 at most
+      ASSERT_NEAR(cm[size_t(i + j * ldc)], ref, 1e-6 * double(c.k + 1))
+          << "m " << c.m << " n " << c.n << " k " << c.k << " at (" << i << ", " << j << ")";
+    }
+    for (int64_t i = c.m; i < ldc; ++i)  // the padding rows of C are never written
+      ASSERT_EQ(cm[size_t(i + j * ldc)], c0[size_t(i + j * ldc)]);
+  }
+}
+
+TEST(Sgemm, MatchesNaiveProductForEveryLayoutAndEdge) {
+  if (!sgemm_available()) GTEST_SKIP() << "built without AVX-512";
+  const Trans t[] = {Trans::No, Trans::Yes};
+  // 1, partial tiles (m 33, 47; n 13, 25), a multiple of the tile (64 x 24), several depth blocks
+  // (k 700 -> 2 x 350) and several row blocks (m 300 > 128).
+  const int64_t shapes[][3] = {{1, 1, 1}, {33, 13, 7}, {47, 25, 17}, {64, 24, 700}, {300, 29, 45}};
+  for (Trans ta : t)
+    for (Trans tb : t)
+      for (const auto& s : shapes)
+        for (bool acc : {false, true}) check({ta, tb, s[0], s[1], s[2], acc});
+}
+
+TEST(Sgemm, ZeroDepthClearsOrKeepsC) {
+  if (!sgemm_available()) GTEST_SKIP() << "built without AVX-512";
+  GemmWorkspace ws;
+  std::vector<float> c = {1, 2, 3, 4};
+  sgemm(Trans::No, Trans::No, 2, 2, 0, nullptr, 2, nullptr, 1, c.data(), 2, true, ws);
+  EXPECT_EQ(c, (std::vector<float>{1, 2, 3, 4}));
+  sgemm(Trans::No, Trans::No, 2, 2, 0, nullptr, 2, nullptr, 1, c.data(), 2, false, ws);
+  EXPECT_EQ(c, (std::vector<float>{0, 0, 0, 0}));
+}
+
+}  // namespace
+}  // namespace kp::trainer_detail
