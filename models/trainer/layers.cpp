@@ -1,3 +1,6 @@
+// GCC 12 flags its own AVX-512 intrinsics (_mm512_undefined_ps) inside Eigen's float packing.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include "models/trainer/aligned_vector.h"
 #include "models/trainer/layers.h"
 
