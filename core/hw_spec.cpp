@@ -95,6 +95,7 @@ void parse_interconnect(ConfigMap n, HardwareSpec& hw) {
   ic.links_per_chip = n.integer_or("links_per_chip", 1, 1);
   ic.efficiency = n.number_or("efficiency", 0.01, 1.0, 1.0);
   ic.bucket_bytes = n.quantity_or("bucket", Dim::Bytes, ic.bucket_bytes);
+  ic.chunks = n.integer_or("chunks", 1, 1);
   ic.link = parse_link(n.map("link"));
   if (ic.topology == Topology::Hierarchical) {
     ic.inter_node = parse_link(n.map("inter_node"));
@@ -108,6 +109,9 @@ void parse_interconnect(ConfigMap n, HardwareSpec& hw) {
     n.error("collective", "the hierarchical collective needs topology: hierarchical");
   if (ic.collective == Collective::Torus2d && ic.topology != Topology::Torus2d)
     n.error("collective", "the torus2d collective needs topology: torus2d");
+  if ((ic.topology == Topology::Ring || ic.topology == Topology::Torus2d) && ic.links_per_chip > 2)
+    n.error("links_per_chip", std::string("expected 1 or 2 on a ") + topology_name(ic.topology) +
+                                  " (a ring uses one or both directions), got " + std::to_string(ic.links_per_chip));
   if (ic.topology == Topology::Torus2d) {
     int64_t side = 1;
     while (side * side < ic.max_learners) ++side;

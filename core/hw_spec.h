@@ -53,6 +53,7 @@ struct InterconnectSpec {
   int64_t links_per_chip = 1;  // parallel links a chip drives in one collective direction
   double efficiency = 1.0;   // achieved / nominal bandwidth, one global factor (say why in YAML)
   double bucket_bytes = 25.0 * 1048576;  // gradient bucket (PyTorch DDP default 25 MiB)
+  int64_t chunks = 1;        // pieces each collective step is split into; they pipeline over links
 };
 
 struct EnergySpec {

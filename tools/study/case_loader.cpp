@@ -3,6 +3,7 @@
 #include "core/config_doc.h"
 #include "core/config_error.h"
 #include "models/time_model/step_source.h"
+#include "sim/analytic/collective_analytic.h"
 #include "sim/analytic/update_analytic.h"
 #include "sim/systemc/systemc_update.h"
 
@@ -51,11 +52,7 @@ std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string&
 std::vector<int64_t> learners_allowed(const HardwareSpec& hw, const std::vector<int64_t>& grid) {
   std::vector<int64_t> out;
   for (int64_t p : grid) {
-    if (p > hw.interconnect.max_learners) continue;
-    if (hw.interconnect.topology == Topology::Hierarchical && p > hw.interconnect.devices_per_node &&
-        p % hw.interconnect.devices_per_node != 0)
-      continue;
-    out.push_back(p);
+    if (learners_problem(hw.interconnect, p).empty()) out.push_back(p);
   }
   return out;
 }

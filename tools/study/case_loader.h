@@ -40,8 +40,8 @@ HardwareSpec load_hardware(const std::string& hw_file, const std::vector<std::st
 // "analytic" (the only fidelity until the SystemC models land); anything else is a ConfigError.
 std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string& fidelity);
 
-// Learner counts of `grid` that the system offers (P <= max_learners, hierarchical: whole nodes
-// or one partial node); a P the topology cannot form is skipped.
+// Learner counts of `grid` that the system offers (learners_problem() is empty: P <= max_learners,
+// hierarchical whole nodes or one partial node, a torus slice that fits, ...); others are skipped.
 std::vector<int64_t> learners_allowed(const HardwareSpec& hw, const std::vector<int64_t>& grid);
 
 }  // namespace kp
