@@ -33,6 +33,7 @@ struct LayerRecord {
 
 struct UpdateResult {
   int64_t per_learner_batch = 0;
+  int64_t accumulation_steps = 1;  // micro-steps per update when the batch does not fit memory
   UpdateBreakdown breakdown;
   ActionCounts actions;
   double energy_j = 0;    // one update, all learners

@@ -4,6 +4,7 @@
 
 #include "core/config_error.h"
 #include "core/json_writer.h"
+#include "sim/analytic/collective_analytic.h"
 #include "tools/cli_common.h"
 #include "tools/report/report_writer.h"
 #include "tools/study/case_loader.h"
@@ -33,9 +34,8 @@ int run_simulate(const Args& args) {
   if (learners > c.hw.interconnect.max_learners)
     throw ConfigError("--learners", "expected at most " + std::to_string(c.hw.interconnect.max_learners) +
                                         " (interconnect.max_learners of " + hw + "), got " + std::to_string(learners));
-  if (learners_allowed(c.hw, {learners}).empty())
-    throw ConfigError("--learners", "a hierarchical system of " + std::to_string(c.hw.interconnect.devices_per_node) +
-                                        " devices per node takes whole nodes, got " + std::to_string(learners));
+  if (const std::string why = learners_problem(c.hw.interconnect, learners); !why.empty())
+    throw ConfigError("--learners", why);
   const auto model = make_update_model(c, fidelity);
   std::vector<LayerRecord> layers;
   const UpdateResult r = model->simulate(batch, learners, &layers);
@@ -44,6 +44,7 @@ int run_simulate(const Args& args) {
     JsonWriter j;
     j.begin_object().key("fidelity").value(model->fidelity());
     j.key("t_update_s").value(b.t_update_s).key("per_learner_batch").value(r.per_learner_batch);
+    j.key("accumulation_steps").value(r.accumulation_steps);
     j.key("breakdown_s").begin_object();
     j.key("forward").value(b.forward_s).key("backward").value(b.backward_s);
     j.key("allreduce").value(b.allreduce_s).key("allreduce_exposed").value(b.allreduce_exposed_s);
@@ -64,6 +65,9 @@ int run_simulate(const Args& args) {
               c.workload.name.c_str(), c.hw.name.c_str(), static_cast<long long>(batch),
               static_cast<long long>(learners), static_cast<long long>(r.per_learner_batch), model->fidelity());
   std::printf("  T_update          %s\n", human_seconds(b.t_update_s).c_str());
+  if (r.accumulation_steps > 1)
+    std::printf("  accumulation      %lld micro-steps (the per-learner batch does not fit device memory)\n",
+                static_cast<long long>(r.accumulation_steps));
   std::printf("  forward           %s\n  backward          %s\n", human_seconds(b.forward_s).c_str(),
               human_seconds(b.backward_s).c_str());
   std::printf("  all-reduce        %s (exposed %s)\n", human_seconds(b.allreduce_s).c_str(),

@@ -1,6 +1,8 @@
 #include "sim/analytic/step_profile.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "sim/analytic/collective_analytic.h"
 #include "sim/analytic/update_analytic.h"
@@ -52,28 +54,47 @@ StepProfile StepProfileBuilder::done() {
 }
 
 UpdateResult finish_update(const StepProfile& prof, const HardwareSpec& hw, int64_t per_learner_batch,
-                           int64_t learners) {
+                           int64_t learners, int64_t accumulation, const std::vector<double>* bucket_allreduce_s) {
   UpdateResult r;
   r.per_learner_batch = per_learner_batch;
+  r.accumulation_steps = accumulation;
+  const double a = static_cast<double>(accumulation);
   r.actions = prof.actions;
+  r.actions.macs *= a, r.actions.vector_ops *= a, r.actions.sram_bytes *= a, r.actions.dram_bytes *= a;
   UpdateBreakdown& b = r.breakdown;
-  b.forward_s = prof.forward_s;
-  b.backward_s = prof.backward_s;
+  b.forward_s = prof.forward_s * a;
+  b.backward_s = prof.backward_s * a;
   b.optimizer_s = prof.optimizer_s;
+  const double last_start = (a - 1.0) * prof.backward_end_s;  // the micro-step that all-reduces
   double comm_end = 0;  // when the last started bucket's all-reduce ends
   if (learners > 1) {
     const InterconnectSpec& ic = hw.interconnect;
-    for (const auto& [ready_s, bytes] : prof.buckets) {
-      const double d = allreduce_s(ic, learners, bytes);
-      comm_end = std::max(comm_end, ready_s) + d;
+    for (size_t i = 0; i < prof.buckets.size(); ++i) {
+      const auto& [ready_s, bytes] = prof.buckets[i];
+      const double d = bucket_allreduce_s ? (*bucket_allreduce_s)[i] : allreduce_s(ic, learners, bytes);
+      comm_end = std::max(comm_end, last_start + ready_s) + d;
       b.allreduce_s += d;
       r.actions.link_bytes += allreduce_bytes_per_chip(ic, learners, bytes);
     }
   }
-  b.allreduce_exposed_s = std::max(0.0, comm_end - prof.backward_end_s);
+  b.allreduce_exposed_s = std::max(0.0, comm_end - (last_start + prof.backward_end_s));
   b.t_update_s = b.forward_s + b.backward_s + b.allreduce_exposed_s + b.optimizer_s;
   r.energy_j = update_energy_j(hw.energy, r.actions, learners);
   return r;
+}
+
+int64_t accumulation_steps(const HardwareSpec& hw, const LoweredStep& step, int64_t m, int64_t bytes_per_element) {
+  const double bpe = static_cast<double>(bytes_per_element);
+  const double fixed = 3.0 * static_cast<double>(step.params) * bpe;
+  const double per_sample = static_cast<double>(step.activation_elements_per_sample) * bpe;
+  const double room = hw.dram.capacity_bytes - fixed;
+  if (room < per_sample)
+    throw std::invalid_argument("one sample does not fit device memory: weights, gradients and optimizer state take " +
+                                std::to_string(fixed / 1048576.0) + " MiB of " +
+                                std::to_string(hw.dram.capacity_bytes / 1048576.0) + " MiB");
+  if (per_sample <= 0) return 1;
+  const auto fit = static_cast<int64_t>(room / per_sample);
+  return (m + fit - 1) / fit;
 }
 
 }  // namespace kp

@@ -38,7 +38,19 @@ class StepProfileBuilder {
   StepProfile m_prof;
 };
 
+// `prof` is one micro-step of ceil(m / accumulation) samples; with accumulation a > 1 the learner
+// runs a forward/backward micro-steps, adding gradients, and all-reduces only during the last one
+// (as DDP's no_sync). `bucket_allreduce_s` (one per bucket) replaces the closed-form all-reduce
+// time when given (the SystemC interconnect); buckets still run one after another (one stream).
 UpdateResult finish_update(const StepProfile& prof, const HardwareSpec& hw, int64_t per_learner_batch,
-                           int64_t learners);
+                           int64_t learners, int64_t accumulation = 1,
+                           const std::vector<double>* bucket_allreduce_s = nullptr);
+
+// Micro-steps needed so that one learner's batch fits device memory (dram.capacity): weights,
+// gradients and one optimizer buffer (3 x params) plus the activations kept for backward
+// (activation_elements_per_sample x batch), all at bytes_per_element. 1 when it fits; throws
+// std::invalid_argument when even one sample does not fit.
+int64_t accumulation_steps(const HardwareSpec& hw, const LoweredStep& step, int64_t per_learner_batch,
+                           int64_t bytes_per_element);
 
 }  // namespace kp

@@ -20,11 +20,13 @@ UpdateResult AnalyticUpdate::simulate(int64_t batch, int64_t learners,
                                       std::vector<LayerRecord>* layers) const {
   if (batch < 1 || learners < 1) throw std::invalid_argument("simulate: batch and learners must be >= 1");
   const int64_t m = (batch + learners - 1) / learners;
-  if (layers) return finish_update(profile(m, layers), m_hw, m, learners);
+  const int64_t accum = accumulation_steps(m_hw, m_step, m, m_bytes);
+  const int64_t micro = (m + accum - 1) / accum;
+  if (layers) return finish_update(profile(micro, layers), m_hw, m, learners, accum);
   std::lock_guard<std::mutex> lock(m_cache_mutex);
-  auto it = m_cache.find(m);
-  if (it == m_cache.end()) it = m_cache.emplace(m, profile(m, nullptr)).first;
-  return finish_update(it->second, m_hw, m, learners);
+  auto it = m_cache.find(micro);
+  if (it == m_cache.end()) it = m_cache.emplace(micro, profile(micro, nullptr)).first;
+  return finish_update(it->second, m_hw, m, learners, accum);
 }
 
 StepProfile AnalyticUpdate::profile(int64_t m, std::vector<LayerRecord>* layers) const {

@@ -5,6 +5,7 @@
 
 #include "sim/analytic/step_profile.h"
 #include "sim/analytic/update_analytic.h"
+#include "sim/systemc/net/net_runner.h"
 #include "sim/systemc/sc_pool.h"
 
 namespace kp {
@@ -28,9 +29,15 @@ SystemcUpdate::SystemcUpdate(const HardwareSpec& hw, const LoweredStep& step, in
     : m_hw(hw), m_step(step), m_chip(hw, bytes_per_element), m_chip_config(chip_config(hw, bytes_per_element)),
       m_bytes(bytes_per_element) {}
 
-ScJob SystemcUpdate::gemm_job(int64_t m, std::vector<size_t>& op_of) const {
+int64_t SystemcUpdate::micro_batch(int64_t per_learner_batch) const {
+  const int64_t accum = accumulation_steps(m_hw, m_step, per_learner_batch, m_bytes);
+  return (per_learner_batch + accum - 1) / accum;
+}
+
+ScJob SystemcUpdate::gemm_job(int64_t per_learner_batch, std::vector<size_t>& op_of) const {
   // One job: the step's GEMMs back to back on one chip, each from a preloaded first fold (as the
-  // twin, which costs every op on its own).
+  // twin, which costs every op on its own), at the micro-step's batch.
+  const int64_t m = micro_batch(per_learner_batch);
   ScJob job;
   job.chip = m_chip_config;
   op_of.clear();
@@ -73,7 +80,9 @@ UpdateResult SystemcUpdate::simulate_with(const std::vector<ScLayerResult>& sc, 
                                           std::vector<LayerRecord>* layers) const {
   if (batch < 1 || learners < 1) throw std::invalid_argument("simulate: batch and learners must be >= 1");
   if (sc.size() != m_step.ops.size()) throw std::invalid_argument("simulate_with: one result per op expected");
-  const int64_t m = (batch + learners - 1) / learners;
+  const int64_t per_learner = (batch + learners - 1) / learners;
+  const int64_t accum = accumulation_steps(m_hw, m_step, per_learner, m_bytes);
+  const int64_t m = micro_batch(per_learner);
   const SystolicArraySpec& a = m_hw.array;
   StepProfileBuilder builder(m_step, m_hw.interconnect.bucket_bytes, m_bytes, m, layers);
   for (size_t i = 0; i < m_step.ops.size(); ++i) {
@@ -87,7 +96,28 @@ UpdateResult SystemcUpdate::simulate_with(const std::vector<ScLayerResult>& sc, 
     }
     builder.add(op, c);
   }
-  return finish_update(builder.done(), m_hw, m, learners);
+  const StepProfile prof = builder.done();
+  const std::vector<double> allreduce = bucket_allreduce_s(m_hw.interconnect, learners, prof);
+  return finish_update(prof, m_hw, per_learner, learners, accum, &allreduce);
+}
+
+// Each bucket's all-reduce on the SystemC interconnect. Buckets run one after another on an
+// otherwise idle network (one collective stream, as NCCL in DDP), so a bucket's time depends only
+// on its size: one simulation per distinct size, all in one forked worker.
+std::vector<double> bucket_allreduce_s(const InterconnectSpec& ic, int64_t learners, const StepProfile& prof) {
+  std::vector<double> out(prof.buckets.size(), 0.0);
+  if (learners <= 1) return out;
+  std::vector<NetJob> jobs;
+  for (const auto& bucket : prof.buckets) {
+    bool seen = false;
+    for (const NetJob& j : jobs) seen = seen || j.bytes == bucket.second;
+    if (!seen) jobs.push_back(NetJob{ic, learners, bucket.second, true});
+  }
+  const std::vector<NetRunStats> res = run_net_sc_forked(jobs);
+  for (size_t b = 0; b < out.size(); ++b)
+    for (size_t j = 0; j < jobs.size(); ++j)
+      if (jobs[j].bytes == prof.buckets[b].second) out[b] = res[j].seconds;
+  return out;
 }
 
 }  // namespace kp

@@ -2,8 +2,10 @@
 // The SystemC fidelity of the data-parallel update (contract in sim/update_model.h). Every GEMM of
 // the lowered step is timed on the SystemC systolic-array model (systolic_sc.h), run in a forked
 // worker (sc_pool.h) so that simulate() may be called any number of times from a process that never
-// elaborates; elementwise work, the all-reduce buckets and the optimizer take the analytic twin's
-// formulas (ChipAnalytic, collective_analytic), so the two fidelities differ only in GEMM timing.
+// elaborates; elementwise work and the optimizer take the analytic twin's formulas (ChipAnalytic);
+// each gradient bucket's all-reduce runs on the SystemC interconnect (sim/systemc/net/), starting
+// when backward has produced the bucket (step_profile.h). The fidelities differ in GEMM timing and
+// wherever links are shared (net_contention_test.cpp).
 //
 // Hardware mapping from HardwareSpec to the SystemC chip:
 //   rows, cols, count (arrays), dataflow      = hw.array
@@ -19,10 +21,14 @@
 #include "core/hw_spec.h"
 #include "core/lowering.h"
 #include "sim/analytic/chip_analytic.h"
+#include "sim/analytic/step_profile.h"
 #include "sim/systemc/systolic_sc.h"
 #include "sim/update_model.h"
 
 namespace kp {
+
+// Seconds of each bucket of `prof` on the SystemC interconnect of `ic` with P learners (forked worker).
+std::vector<double> bucket_allreduce_s(const InterconnectSpec& ic, int64_t learners, const StepProfile& prof);
 
 class SystemcUpdate : public UpdateModel {
  public:
@@ -31,7 +37,8 @@ class SystemcUpdate : public UpdateModel {
   UpdateResult simulate(int64_t batch, int64_t learners,
                         std::vector<LayerRecord>* layers = nullptr) const override;
 
-  // One result per op of the step at per-learner batch m (zeros for elementwise and empty GEMMs);
+  // One result per op of the step at per-learner batch m, or at its micro-step's batch when m needs
+  // gradient accumulation (zeros for elementwise and empty GEMMs);
   // a GEMM takes total_cycles + 1 cycles (SCALE-Sim reports the last cycle's index).
   std::vector<ScLayerResult> gemm_results(int64_t per_learner_batch) const;
   // The same in two halves, so a caller can run many per-learner batches (or designs) in one
@@ -46,6 +53,7 @@ class SystemcUpdate : public UpdateModel {
   const ScChipConfig& chip() const { return m_chip_config; }
 
  private:
+  int64_t micro_batch(int64_t per_learner_batch) const;
   HardwareSpec m_hw;
   LoweredStep m_step;
   ChipAnalytic m_chip;

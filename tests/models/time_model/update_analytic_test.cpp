@@ -2,11 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "core/config_doc.h"
 #include "core/lowering.h"
 #include "sim/analytic/chip_analytic.h"
 #include "sim/analytic/collective_analytic.h"
+#include "sim/analytic/step_profile.h"
 #include "sim/analytic/update_analytic.h"
 
 namespace kp {
@@ -120,6 +122,38 @@ TEST(AnalyticUpdate, SingleBucketIsFullyExposed) {
   const double expect = std::max(t_first_grad + d_layer, t) + d_layer - t;
   EXPECT_NEAR(two.breakdown.allreduce_exposed_s, expect, 1e-15);
   EXPECT_NEAR(two.breakdown.allreduce_s, 2 * d_layer, 1e-15);
+}
+
+// A per-learner batch that does not fit device memory runs as micro-steps: forward and backward
+// repeat, the all-reduce overlaps only the last backward (DDP's no_sync), the optimizer runs once.
+TEST(AnalyticUpdate, GradientAccumulationWhenTheBatchDoesNotFit) {
+  NetworkSpec n;
+  n.input = {256, 1, 1};
+  LayerSpec d;
+  d.kind = LayerKind::Dense;
+  d.name = "fc";
+  d.units = 256;
+  n.layers = {d, d};
+  const LoweredStep step = lower_training_step(resolve_network(n));
+  ASSERT_GT(step.activation_elements_per_sample, 0);
+  HardwareSpec hw = npu();
+  hw.interconnect.bucket_bytes = 1;
+  const UpdateResult fits = AnalyticUpdate(hw, step, 2).simulate(64, 8);  // 8 per learner
+  // Room for weights, gradients, momentum (3 x params x 2 B) and exactly 10 samples' activations.
+  hw.dram.capacity_bytes = 3.0 * step.params * 2 + 10.0 * step.activation_elements_per_sample * 2;
+  EXPECT_EQ(accumulation_steps(hw, step, 10, 2), 1);
+  EXPECT_EQ(accumulation_steps(hw, step, 11, 2), 2);
+  const UpdateResult r = AnalyticUpdate(hw, step, 2).simulate(256, 8);  // 32 per learner: 4 x 8
+  EXPECT_EQ(r.per_learner_batch, 32);
+  EXPECT_EQ(r.accumulation_steps, 4);
+  const UpdateBreakdown &a = r.breakdown, &f = fits.breakdown;
+  EXPECT_NEAR(a.forward_s, 4 * f.forward_s, 1e-15);
+  EXPECT_NEAR(a.backward_s, 4 * f.backward_s, 1e-15);
+  EXPECT_NEAR(a.allreduce_s, f.allreduce_s, 1e-15);
+  EXPECT_NEAR(a.allreduce_exposed_s, f.allreduce_exposed_s, 1e-15);
+  EXPECT_NEAR(a.optimizer_s, f.optimizer_s, 1e-15);
+  hw.dram.capacity_bytes = 3.0 * step.params * 2;  // not even one sample
+  EXPECT_THROW(AnalyticUpdate(hw, step, 2).simulate(8, 1), std::invalid_argument);
 }
 
 }  // namespace kp
