@@ -280,4 +280,17 @@ TEST(ConfigErrors, WorkloadImpossibleShape) {
   }
 }
 
+// Interconnect values a collective cannot run with (issue 4).
+TEST(ConfigErrors, InterconnectBucketChunksAndLinks) {
+  EXPECT_EQ(hw_line(13, "  max_learners: 8\n  bucket: 0 MiB"),
+            "hw.yaml:14:11: error: interconnect.bucket: expected a size > 0, got \"0 MiB\"");
+  EXPECT_EQ(hw_line(13, "  max_learners: 8\n  chunks: 0"),
+            "hw.yaml:14:11: error: interconnect.chunks: expected an integer >= 1, got \"0\"");
+  EXPECT_EQ(hw_line(13, "  max_learners: 8\n  links_per_chip: 3"),
+            "hw.yaml:14:19: error: interconnect.links_per_chip: expected 1 or 2 on a ring (a ring uses one or both "
+            "directions), got 3");
+  EXPECT_EQ(hw_line(11, "  topology: hierarchical\n  devices_per_node: 4\n  inter_node: {bandwidth: 0 Gb/s}"),
+            "hw.yaml:13:27: error: interconnect.inter_node.bandwidth: expected a bandwidth > 0, got \"0 Gb/s\"");
+}
+
 }  // namespace kp
