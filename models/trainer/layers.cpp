@@ -82,9 +82,10 @@ class Dense final : public Layer<T> {
   void backward(const T* x, const T*, const T* dy, T* dx, int64_t batch) override {
     CMapM<T> W(this->m_w, m_out, m_in), X(x, m_in, batch), dY(dy, m_out, batch);
     MapM<T> dW(this->m_dw, m_out, m_in);
-    if (batch == 1)
-      dW.noalias() = dY.col(0) * X.col(0).transpose();  // an outer product, not a k=1 GEMM
-    else
+    if (batch == 1) {
+      if (!this->m_defer_weight_grad)
+        dW.noalias() = dY.col(0) * X.col(0).transpose();  // an outer product, not a k=1 GEMM
+    } else
       gemm(Trans::No, Trans::Yes, m_out, m_in, batch, dy, m_out, x, m_in, this->m_dw, m_out,
            false, *m_ws);
     if (m_bias) MapV<T>(this->m_dw + m_in * m_out, m_out) = dY.rowwise().sum();
@@ -94,6 +95,11 @@ class Dense final : public Layer<T> {
     else
       gemm(Trans::Yes, Trans::No, m_in, batch, m_out, this->m_w, m_out, dy, m_out, dx, m_in,
            false, *m_ws);
+  }
+  bool weight_matrix(int64_t* rows, int64_t* cols) const override {
+    *rows = m_out;
+    *cols = m_in;
+    return true;
   }
 
  private:

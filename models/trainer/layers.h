@@ -28,8 +28,13 @@ class Layer {
   virtual void init(std::mt19937_64& /*rng*/) {}
   virtual void forward(const T* x, T* y, int64_t batch) = 0;
   virtual void backward(const T* x, const T* y, const T* dy, T* dx, int64_t batch) = 0;
+  // A dense layer's weight block (rows = outputs, cols = inputs, at the start of its
+  // parameters); at batch 1 with deferral on, backward() leaves that gradient unwritten.
+  virtual bool weight_matrix(int64_t* /*rows*/, int64_t* /*cols*/) const { return false; }
+  void set_defer_weight_grad(bool on) { m_defer_weight_grad = on; }
 
  protected:
+  bool m_defer_weight_grad = false;
   int64_t m_params = 0;
   T* m_w = nullptr;
   T* m_dw = nullptr;

@@ -19,7 +19,9 @@ struct Network<T>::Impl {
   AlignedVector<T> params, grads;
   trainer_detail::GemmWorkspace gemm_ws;  // packing space of every layer's products
   int64_t max_batch = 0, in_elems = 0, classes = 0;
-  bool input_grad = false;
+  bool input_grad = false, defer_rank_one = false;
+  std::vector<RankOne<T>> rank_one_blocks;  // every dense layer's block at batch 1
+  std::vector<RankOne<T>> rank_one;         // what the last forward_backward deferred
 
   // Softmax cross-entropy on the logits (classes, batch); writes d(mean loss)/d logits to dlogits.
   double loss(const int32_t* labels, int64_t batch, T* dlogits, int64_t* errors) {
@@ -83,6 +85,18 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
     l->init(rng);
     off += l->param_count();
   }
+  off = 0;
+  for (size_t i = 0; i < m->layers.size(); ++i) {
+    RankOne<T> r;
+    if (m->layers[i]->weight_matrix(&r.rows, &r.cols)) {
+      r.offset = off;
+      r.dy = m->dacts[i + 1].data();
+      r.x = m->acts[i].data();
+      m->rank_one_blocks.push_back(r);
+    }
+    off += m->layers[i]->param_count();
+  }
+  m->rank_one.reserve(m->rank_one_blocks.size());
 }
 
 template <class T>
@@ -112,8 +126,19 @@ template <class T>
 const T* Network<T>::input_grad() const { return m->dacts[0].data(); }
 
 template <class T>
+void Network<T>::set_defer_rank_one(bool on) {
+  m->defer_rank_one = on;
+  for (auto& l : m->layers) l->set_defer_weight_grad(on);
+}
+template <class T>
+const std::vector<RankOne<T>>& Network<T>::rank_one() const { return m->rank_one; }
+
+template <class T>
 double Network<T>::forward_backward(const int32_t* labels, int64_t batch) {
   m->forward(batch);
+  m->rank_one.clear();  // capacity kept: no allocation
+  if (m->defer_rank_one && batch == 1)
+    m->rank_one.insert(m->rank_one.end(), m->rank_one_blocks.begin(), m->rank_one_blocks.end());
   const double loss = m->loss(labels, batch, m->dacts.back().data(), nullptr) / double(batch);
   for (size_t i = m->layers.size(); i-- > 0;) {
     T* dx = (i > 0 || m->input_grad) ? m->dacts[i].data() : nullptr;

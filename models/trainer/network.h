@@ -8,10 +8,20 @@
 // Network per trial, and trials on different threads do not interact.
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "core/network_spec.h"
 
 namespace kp {
+
+// Parameters [offset, offset + rows * cols) are a column-major rows x cols weight matrix whose
+// gradient is the outer product dy x^T (a dense layer at batch 1).
+template <class T>
+struct RankOne {
+  int64_t offset = 0, rows = 0, cols = 0;
+  const T* dy = nullptr;
+  const T* x = nullptr;
+};
 
 template <class T>
 class Network {
@@ -38,6 +48,11 @@ class Network {
   double evaluate(const int32_t* labels, int64_t batch, int64_t* errors);
   void set_compute_input_grad(bool on);
   const T* input_grad() const;
+  // At batch 1, leave the dense weight gradients out of grads() and describe them instead in
+  // rank_one() (valid until the next forward), so the optimizer forms them inside its update.
+  void set_defer_rank_one(bool on);
+  // The deferred blocks of the last forward_backward (empty unless it deferred), by offset.
+  const std::vector<RankOne<T>>& rank_one() const;
 
  private:
   struct Impl;

@@ -68,6 +68,7 @@ Trainer::Trainer(const ResolvedNetwork& net, const Dataset& data, const TrialCon
   if (data.train.sample.elements() != m_net.input_elements())
     throw std::invalid_argument("the dataset's samples do not match the network input");
   m_pos = data.train.n;  // forces a shuffle before the first batch
+  m_net.set_defer_rank_one(true);
 }
 
 void Trainer::next_batch() {
@@ -91,12 +92,15 @@ double Trainer::step() {
   const FlushDenormals ftz;
   next_batch();
   const double loss = m_net.forward_backward(m_labels.data(), m_cfg.batch);
-  m_opt.step(m_net.params(), m_net.grads(), m_step);
+  const auto& r1 = m_net.rank_one();
+  m_grad_sq = m_opt.step(m_net.params(), m_net.grads(), m_step, r1.data(), r1.size());
+  m_grad_sq_fused = !r1.empty();
   ++m_step;
   return loss;
 }
 
 double Trainer::last_grad_sq_norm() const {
+  if (m_grad_sq_fused) return m_grad_sq;  // grads() lacks the deferred dense weight gradients
   const float* g = m_net.grads();
   double s = 0;
   for (int64_t i = 0, n = m_net.num_params(); i < n; ++i) s += double(g[i]) * g[i];

@@ -51,10 +51,13 @@ class Trainer {
   // One update on the next mini-batch; returns its mean loss.
   double step();
   // Squared L2 norm of the last mini-batch gradient of the loss (no weight decay), for
-  // McCandlish et al. 2018's noise scale B_simple = tr(Sigma) / |G|^2.
+  // McCandlish et al. 2018's noise scale B_simple = tr(Sigma) / |G|^2. At batch 1 the dense
+  // weight gradients are fused into the update (network().grads() lacks them); this norm
+  // includes them.
   double last_grad_sq_norm() const;
   double evaluate(const Split& split);  // classification error in [0, 1]
   int64_t steps_done() const { return m_step; }
+  const int32_t* last_labels() const { return m_labels.data(); }  // of the last mini-batch
   Network<float>& network() { return m_net; }
 
  private:
@@ -67,6 +70,8 @@ class Trainer {
   std::vector<int64_t> m_perm;
   std::vector<int32_t> m_labels;
   int64_t m_pos = 0, m_epoch = 0, m_step = 0;
+  double m_grad_sq = 0;
+  bool m_grad_sq_fused = false;
 };
 
 // Called after every update; may read trainer.last_grad_sq_norm().
