@@ -11,6 +11,8 @@ for t in "$@"; do targets+=(--target "$t"); done
 packages=(build-essential cmake pkg-config libsystemc-dev libeigen3-dev libyaml-cpp-dev
           libboost-program-options-dev libgtest-dev zlib1g-dev dataset-fashion-mnist
           libopenmpi-dev openmpi-bin)
+# Test-only packages come from tools/test.sh (KP_EXTRA_PACKAGES), so the quick start does not pay for them.
+packages+=(${KP_EXTRA_PACKAGES:-})
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
