@@ -10,16 +10,11 @@ namespace kp {
 
 // N(M) = n_inf + alpha/M over the batch grid (log-log), with B_crit and the n_inf plateau marked.
 std::string plot_step_curve(const StudyResult& r);
-// Stacked T_update (forward, backward, exposed all-reduce, optimizer) in ms vs M at one P.
-std::string plot_breakdown(const SystemResult& s, int64_t learners);
 // Heat map of log10 total time over (M, P) with the best M for each P drawn as a path.
 std::string plot_heatmap(const SystemResult& s);
 // Strong-scaling speed-up vs P for every system, ideal line, knees marked.
 std::string plot_speedup(const StudyResult& r);
 // Total time vs P: strong scaling (best M per P, solid) and weak scaling (fixed M/P, dashed).
 std::string plot_strong_weak(const StudyResult& r);
-
-// The colour of system i in every multi-system plot.
-const char* series_color(size_t i);
 
 }  // namespace kp

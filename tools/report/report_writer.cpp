@@ -10,22 +10,17 @@
 #include "core/atomic_file.h"
 #include "core/json_writer.h"
 #include "tools/report/html_report.h"
+#include "tools/report/plot_util.h"
 
 namespace kp {
 namespace {
-
-std::string fmt(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
 
 std::string knee_text(const SystemResult& s) {
   const Prediction& p = s.prediction;
   if (p.knee_learners == 0)
     return "none within " + std::to_string(p.scaling.back().learners) +
            " chips (every doubling in the grid still pays off)";
-  return std::to_string(p.knee_learners) + " chips";
+  return chips_text(p.knee_learners);
 }
 
 }  // namespace
@@ -40,6 +35,15 @@ std::string human_seconds(double s) {
   return fmt("%.1f us", s * 1e6);
 }
 
+std::string human_joules(double j) {
+  if (!std::isfinite(j)) return "inf";
+  if (j >= 3.6e9) return fmt("%.3g MWh", j / 3.6e9);
+  if (j >= 3.6e6) return fmt("%.3g kWh", j / 3.6e6);
+  if (j >= 1e3) return fmt("%.3g kJ", j / 1e3);
+  if (j >= 1) return fmt("%.3g J", j);
+  return fmt("%.3g mJ", j * 1e3);
+}
+
 std::string report_markdown(const StudyResult& r) {
   std::string md = "# kneepoint study: " + r.spec.name + "\n\n";
   md += "Workload **" + r.workloads.front().name + "** (" + fmt("%.3g", static_cast<double>(r.workloads.front().params)) +
@@ -51,17 +55,17 @@ std::string report_markdown(const StudyResult& r) {
   for (const SystemResult& s : r.systems) {
     const Prediction& p = s.prediction;
     const TimePoint& k = p.knee;
-    md += "- **" + s.name + "**: fastest at " + std::to_string(p.overall_best.learners) + " chips, batch " +
+    md += "- **" + s.name + "**: fastest at " + chips_text(p.overall_best.learners) + ", batch " +
           std::to_string(p.overall_best.batch) + " samples: " + human_seconds(p.overall_best.t_total_s) +
           " to target. Knee at " + knee_text(s) + ": batch " + std::to_string(k.batch) + " samples, " +
-          human_seconds(k.t_total_s) + " total, " + fmt("%.3g", k.energy_j / 3.6e6) + " kWh, $" +
+          human_seconds(k.t_total_s) + " total, " + human_joules(k.energy_j) + ", $" +
           fmt("%.2f", k.cost_usd) + ".\n";
   }
   md += "\n## Best batch per chip count\n";
   for (const SystemResult& s : r.systems) {
     md += "\n### " + s.name + " (`" + s.file + "`)\n\n";
     md += "| chips | best batch (samples) | steps | T_update (ms) | exposed all-reduce (ms) | total time (s) | "
-          "speed-up (x) | energy (kWh) | cost (USD) | weak-scaling time (s) |\n";
+          "speed-up (x) | energy | cost (USD) | weak-scaling time (s) |\n";
     md += "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     for (const ScalingRow& row : s.prediction.scaling) {
       const TimePoint& b = row.best;
@@ -69,7 +73,7 @@ std::string report_markdown(const StudyResult& r) {
             " | " + std::to_string(b.batch) + " | " + fmt("%.0f", b.steps) + " | " +
             fmt("%.4g", b.t_update_s * 1e3) + " | " + fmt("%.4g", b.breakdown.allreduce_exposed_s * 1e3) +
             " | " + fmt("%.4g", b.t_total_s) + " | " + fmt("%.3g", row.speedup) + " | " +
-            fmt("%.3g", b.energy_j / 3.6e6) + " | " + fmt("%.3g", b.cost_usd) + " | " +
+            human_joules(b.energy_j) + " | " + fmt("%.3g", b.cost_usd) + " | " +
             fmt("%.4g", row.weak.t_total_s) + " |\n";
     }
   }

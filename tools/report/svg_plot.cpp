@@ -50,14 +50,17 @@ SvgPlot::SvgPlot(std::string title, int width_px, int height_px)
     : m_title(std::move(title)), m_width(width_px), m_height(height_px) {}
 
 void SvgPlot::x_axis(std::string label, double lo, double hi, bool log) {
-  m_x = {std::move(label), lo, hi, log};
+  m_x = {std::move(label), lo, hi, log, {}};
   if (!(m_x.hi > m_x.lo)) m_x.hi = m_x.lo == 0 ? 1 : m_x.lo * (log ? 10 : 1.5);
 }
 
 void SvgPlot::y_axis(std::string label, double lo, double hi, bool log) {
-  m_y = {std::move(label), lo, hi, log};
+  m_y = {std::move(label), lo, hi, log, {}};
   if (!(m_y.hi > m_y.lo)) m_y.hi = m_y.lo == 0 ? 1 : m_y.lo * (log ? 10 : 1.5);
 }
+
+void SvgPlot::x_ticks(std::vector<double> values) { m_x.fixed_ticks = std::move(values); }
+void SvgPlot::y_ticks(std::vector<double> values) { m_y.fixed_ticks = std::move(values); }
 
 double SvgPlot::frac(const Axis& a, double v) {
   if (a.log) return (std::log10(v) - std::log10(a.lo)) / (std::log10(a.hi) - std::log10(a.lo));
@@ -73,15 +76,20 @@ bool SvgPlot::visible(XY p) const {
   return true;
 }
 
-// Log axes tick at 1, 2, 5 x 10^k when they span under two decades and at powers of ten
+// Log axes tick at 1, 2, 5 x 10^k when they span under three decades and at powers of ten
 // otherwise; linear axes at a 1-2-5 step giving about six ticks.
 std::vector<double> SvgPlot::ticks(const Axis& a) {
   std::vector<double> t;
   const double eps = 1e-9;
+  if (!a.fixed_ticks.empty()) {
+    for (double v : a.fixed_ticks)
+      if (v >= a.lo * (1 - eps) && v <= a.hi * (1 + eps) && (!a.log || v > 0)) t.push_back(v);
+    return t;
+  }
   if (a.log) {
     const double decades = std::log10(a.hi / a.lo);
     const int step = decades > 8 ? 2 : 1;
-    const std::vector<double> mult = decades < 2 ? std::vector<double>{1, 2, 5} : std::vector<double>{1};
+    const std::vector<double> mult = decades < 3 ? std::vector<double>{1, 2, 5} : std::vector<double>{1};
     for (int k = static_cast<int>(std::floor(std::log10(a.lo))); k <= std::ceil(std::log10(a.hi)); k += step)
       for (double m : mult) {
         const double v = m * std::pow(10.0, k);
@@ -126,6 +134,24 @@ void SvgPlot::markers(const std::vector<XY>& pts, const std::string& color, cons
   if (!legend.empty()) m_legend.push_back({color, legend, true, false});
 }
 
+void SvgPlot::point(XY at, const std::string& color, double radius_px, const std::string& title) {
+  if (!visible(at)) return;
+  m_body += "<circle cx=\"" + num(px(at.x)) + "\" cy=\"" + num(py(at.y)) + "\" r=\"" + num(radius_px) + "\" fill=\"" +
+            color + "\" stroke=\"#fff\" stroke-width=\"0.8\"><title>" + html_escape(title) + "</title></circle>\n";
+}
+
+void SvgPlot::band(const std::vector<XY>& lower, const std::vector<XY>& upper, const std::string& fill,
+                   const std::string& legend) {
+  std::string coords;
+  for (XY p : lower)
+    if (visible(p)) coords += (coords.empty() ? "" : " ") + num(px(p.x)) + "," + num(py(p.y));
+  for (auto it = upper.rbegin(); it != upper.rend(); ++it)
+    if (visible(*it)) coords += (coords.empty() ? "" : " ") + num(px(it->x)) + "," + num(py(it->y));
+  if (coords.empty()) return;
+  m_body += "<polygon fill=\"" + fill + "\" fill-opacity=\"0.25\" stroke=\"none\" points=\"" + coords + "\"/>\n";
+  if (!legend.empty()) m_legend.push_back({fill, legend, true, false});
+}
+
 void SvgPlot::rect(double x0, double x1, double y0, double y1, const std::string& fill, const std::string& title) {
   if (!visible({x0, y0}) || !visible({x1, y1})) return;
   const double l = std::min(px(x0), px(x1)), r = std::max(px(x0), px(x1));
@@ -153,18 +179,46 @@ void SvgPlot::hline(double y, const std::string& color, const std::string& label
             "\" text-anchor=\"end\">" + html_escape(label) + "</text>\n";
 }
 
-void SvgPlot::annotate(XY at, const std::string& color, const std::string& label, int row) {
+void SvgPlot::annotate(XY at, const std::string& color, const std::string& label, int row,
+                       const std::string& halo) {
   if (!visible(at)) return;
   const double X = px(at.x), Y = py(at.y);
   m_body += "<circle cx=\"" + num(X) + "\" cy=\"" + num(Y) + "\" r=\"7\" fill=\"none\" stroke=\"" + color +
             "\" stroke-width=\"2\"/>\n";
   const bool right_half = X > (m_left + m_width - m_right) / 2;
   m_body += "<text x=\"" + num(right_half ? X - 10 : X + 10) + "\" y=\"" + num(Y - 8 - 13.0 * row) + "\" fill=\"" + color +
-            "\" text-anchor=\"" + (right_half ? "end" : "start") + "\">" + html_escape(label) + "</text>\n";
+            "\" stroke=\"" + halo + "\" stroke-width=\"3\" paint-order=\"stroke\" font-weight=\"600\" text-anchor=\"" +
+            (right_half ? "end" : "start") + "\">" + html_escape(label) + "</text>\n";
 }
 
 void SvgPlot::legend_swatch(const std::string& color, const std::string& legend) {
   m_legend.push_back({color, legend, true, false});
+}
+
+void SvgPlot::colour_bar(const std::vector<std::string>& colours, double lo, double hi, bool log,
+                         const std::vector<double>& ticks, const std::string& label) {
+  if (colours.empty()) return;
+  const double x = m_width - m_right + 16, top = m_top + 15.0 * static_cast<double>(m_legend.size()) + 40;
+  const double bottom = m_height - m_bottom, h = (bottom - top) / static_cast<double>(colours.size());
+  m_overlay += "<g class=\"colour-bar\"><text x=\"" + num(x) + "\" y=\"" + num(top - 8) + "\">" + html_escape(label) +
+               "</text>\n";
+  for (size_t i = 0; i < colours.size(); ++i)
+    m_overlay += "<rect x=\"" + num(x) + "\" y=\"" + num(bottom - h * static_cast<double>(i + 1)) +
+                 "\" width=\"16\" height=\"" + num(h + 0.5) + "\" fill=\"" + colours[i] + "\"/>";
+  m_overlay += "\n";
+  const Axis a{"", lo, hi, log, {}};
+  for (double v : ticks) {
+    if (!(v >= lo && v <= hi) || (log && v <= 0)) continue;
+    const double Y = bottom - frac(a, v) * (bottom - top);
+    m_overlay += "<line x1=\"" + num(x + 16) + "\" y1=\"" + num(Y) + "\" x2=\"" + num(x + 20) + "\" y2=\"" + num(Y) +
+                 "\" stroke=\"#333\"/><text x=\"" + num(x + 23) + "\" y=\"" + num(Y + 4) + "\">" + html_escape(tick_text(v)) +
+                 "</text>\n";
+  }
+  m_overlay += "</g>\n";
+}
+
+void SvgPlot::legend_point(const std::string& color, const std::string& legend) {
+  m_legend.push_back({color, legend, false, false, true});
 }
 
 void SvgPlot::legend_outside() {
@@ -204,7 +258,9 @@ std::string SvgPlot::legend_svg() const {
   double y = m_top + 14;
   const double x = m_legend_outside ? m_width - m_right + 16 : m_legend_left ? m_left + 10 : m_width - m_right - 190;
   for (const LegendEntry& e : m_legend) {
-    if (e.swatch)
+    if (e.dot)
+      s += "<circle cx=\"" + num(x + 7) + "\" cy=\"" + num(y - 3) + "\" r=\"4\" fill=\"" + e.color + "\"/>";
+    else if (e.swatch)
       s += "<rect x=\"" + num(x) + "\" y=\"" + num(y - 8) + "\" width=\"14\" height=\"10\" fill=\"" + e.color + "\"/>";
     else
       s += "<line x1=\"" + num(x) + "\" y1=\"" + num(y - 3) + "\" x2=\"" + num(x + 14) + "\" y2=\"" + num(y - 3) +
@@ -222,7 +278,7 @@ std::string SvgPlot::str() const {
   return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"" + std::to_string(m_width) +
          "\" height=\"" + std::to_string(m_height) + "\" viewBox=\"0 0 " + std::to_string(m_width) + " " +
          std::to_string(m_height) + "\" role=\"img\" aria-label=\"" + html_escape(m_title) + "\">\n" + axes_svg() +
-         m_body + legend_svg() + "</svg>\n";
+         m_body + legend_svg() + m_overlay + "</svg>\n";
 }
 
 }  // namespace kp

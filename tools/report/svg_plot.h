@@ -27,22 +27,40 @@ class SvgPlot {
   // The data range [lo, hi] of an axis; lo == hi is widened so the plot never divides by zero.
   void x_axis(std::string label, double lo, double hi, bool log);
   void y_axis(std::string label, double lo, double hi, bool log);
+  // Ticks at these data values instead of the automatic 1-2-5 / decade ticks (e.g. the powers of
+  // two of a chip grid); values outside the axis range are skipped.
+  void x_ticks(std::vector<double> values);
+  void y_ticks(std::vector<double> values);
 
   void polyline(const std::vector<XY>& pts, const std::string& color, const std::string& legend,
                 bool dashed = false);
   // Filled circles (or squares with `square`), each with a hover title giving its coordinates.
   void markers(const std::vector<XY>& pts, const std::string& color, const std::string& legend,
                double radius_px = 3.5, bool square = false);
+  // One filled circle with its own hover title (e.g. a design point's name and numbers).
+  void point(XY at, const std::string& color, double radius_px, const std::string& title);
+  // A filled band between lower and upper curves sampled at the same x (e.g. a confidence band).
+  void band(const std::vector<XY>& lower, const std::vector<XY>& upper, const std::string& fill,
+            const std::string& legend);
   // A rectangle in data coordinates, e.g. a heat-map cell or a stacked-bar segment.
   void rect(double x0, double x1, double y0, double y1, const std::string& fill, const std::string& title);
   // Full-height (vertical) or full-width (horizontal) reference line with a label at its end.
   void vline(double x, const std::string& color, const std::string& label);
   void hline(double y, const std::string& color, const std::string& label);
-  // A labelled point: marker ring plus text beside it.
+  // A labelled point: marker ring plus text beside it, on a halo of `halo` so it stays readable
+  // over lines and heat-map cells.
   // `row` lifts the text by rows of 13 px so labels of neighbouring points do not overlap.
-  void annotate(XY at, const std::string& color, const std::string& label, int row = 0);
+  void annotate(XY at, const std::string& color, const std::string& label, int row = 0,
+                const std::string& halo = "#fff");
   // A legend entry drawn as a filled swatch (for bars and areas).
   void legend_swatch(const std::string& color, const std::string& legend);
+  // A legend entry drawn as a dot (for scattered points).
+  void legend_point(const std::string& color, const std::string& legend);
+
+  // A vertical colour bar under the outside legend (legend_outside() first): `colours` evenly
+  // spaced from lo (bottom) to hi (top), ticks at `ticks`, on a log scale if `log`.
+  void colour_bar(const std::vector<std::string>& colours, double lo, double hi, bool log,
+                  const std::vector<double>& ticks, const std::string& label);
 
   // Puts the legend in a column right of the frame instead of over the data's top-right corner.
   void legend_outside();
@@ -60,10 +78,11 @@ class SvgPlot {
     std::string label;
     double lo = 1, hi = 10;
     bool log = false;
+    std::vector<double> fixed_ticks;
   };
   struct LegendEntry {
     std::string color, text;
-    bool swatch = false, dashed = false;
+    bool swatch = false, dashed = false, dot = false;
   };
   static double frac(const Axis& a, double v);
   static std::vector<double> ticks(const Axis& a);
@@ -76,7 +95,7 @@ class SvgPlot {
   double m_left = 72, m_right = 16, m_top = 30, m_bottom = 48;
   bool m_legend_outside = false, m_legend_left = false;
   Axis m_x, m_y;
-  std::string m_body;
+  std::string m_body, m_overlay;
   std::vector<LegendEntry> m_legend;
 };
 
