@@ -2,6 +2,9 @@
 // and what the Pareto plot draws.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
+#include "tools/report/html_report.h"
 #include "tools/report/pareto_plot.h"
 #include "tools/report/plot_util.h"
 #include "tools/report/report_writer.h"
@@ -62,6 +65,105 @@ TEST(ParetoPlot, DrawsEveryDesignAndHighlightsTheStudysFlags) {
   ASSERT_NE(at, std::string::npos);
   const std::string pts = svg.substr(at, svg.find("/>", at) - at);
   EXPECT_EQ(count(pts, ","), 5u);
+}
+
+}  // namespace kp
+
+// A two-design sweep built by hand: the report must show the swept values, the Pareto section,
+// the SystemC check and the same numbers in designs.csv and summary.json.
+namespace kp {
+namespace {
+
+StudyResult two_design_sweep() {
+  StudyResult r;
+  r.spec.name = "sweep";
+  r.spec.batches = {32, 64};
+  r.spec.learners = {1, 2};
+  r.spec.objectives = {Objective::Time, Objective::Cost};
+  r.workloads.push_back(WorkloadResult{"net", "wl.yaml", {100, 6400}, 1000});
+  for (size_t d = 0; d < 2; ++d) {
+    SystemResult s;
+    s.index = d;
+    s.file = "hw.yaml";
+    s.hardware_name = "chip";
+    s.overrides = {{"interconnect.link.bandwidth", d == 0 ? "50 GB/s" : "100 GB/s"}};
+    s.name = std::string("chip [bandwidth=") + (d == 0 ? "50 GB/s]" : "100 GB/s]");
+    s.fidelity = "analytic";
+    for (int64_t p : {1, 2})
+      for (int64_t m : {32, 64}) {
+        TimePoint t;
+        t.batch = m;
+        t.learners = p;
+        t.per_learner_batch = m / p;
+        t.steps = r.workloads[0].law.steps(static_cast<double>(m));
+        t.t_update_s = (d == 0 ? 0.02 : 0.01) * m / 32 / p;
+        t.t_total_s = t.steps * t.t_update_s;
+        t.energy_j = 100 * t.t_total_s;
+        t.cost_usd = (d == 0 ? 1 : 3) * t.t_total_s * p;
+        t.breakdown = {t.t_update_s / 2, t.t_update_s / 2, 0, 0, 0, t.t_update_s};
+        s.prediction.points.push_back(t);
+      }
+    for (int64_t p : {1, 2}) {
+      ScalingRow row;
+      row.learners = p;
+      row.best = row.weak = s.prediction.points[p == 1 ? 1 : 3];
+      row.speedup = s.prediction.points[1].t_total_s / row.best.t_total_s;
+      s.prediction.scaling.push_back(row);
+    }
+    s.prediction.overall_best = s.prediction.knee = s.prediction.points[3];
+    s.feasible = true;
+    s.chosen = s.prediction.points[3];
+    s.pareto = true;  // faster but dearer vs slower but cheaper
+    s.rank = d == 0 ? 2 : 1;
+    if (d == 1) {
+      s.verify.done = true;
+      s.verify.systemc = s.chosen;
+      s.verify.systemc.t_update_s = s.chosen.t_update_s * 1.05;
+      s.verify.t_update_rel_diff = 0.05;
+    }
+    r.systems.push_back(s);
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST(ReportSweep, HtmlShowsSweptValuesParetoAndSystemcCheck) {
+  const StudyResult r = two_design_sweep();
+  const std::string html = report_html(r);
+  EXPECT_NE(html.find("<th>swept values</th>"), std::string::npos);
+  EXPECT_NE(html.find("<td>bandwidth=100 GB/s</td>"), std::string::npos);
+  EXPECT_NE(html.find("id=\"pareto\""), std::string::npos);
+  EXPECT_NE(html.find("+5.0%"), std::string::npos);  // the SystemC check of the verified design
+  // Rank 1 (the 100 GB/s design) is the lede and the first row of the ranking.
+  const size_t lede = html.find("class=\"lede\"");
+  ASSERT_NE(lede, std::string::npos);
+  EXPECT_NE(html.substr(lede, 200).find("chip [bandwidth=100 GB/s]"), std::string::npos);
+  const size_t ranking = html.find("id=\"ranking\"");
+  EXPECT_LT(html.find("bandwidth=100 GB/s", ranking), html.find("bandwidth=50 GB/s", ranking));
+}
+
+TEST(ReportSweep, DesignsCsvAndSummaryCarryTheSameNumbers) {
+  const StudyResult r = two_design_sweep();
+  const std::string csv = designs_csv(r);
+  const std::string header = csv.substr(0, csv.find('\n'));
+  EXPECT_EQ(header.rfind("design_index,design,workload,hardware_file,interconnect.link.bandwidth,feasible,rank,pareto,"
+                         "batch,learners,steps,t_update_s,t_total_s,energy_j,cost_usd", 0), 0u);
+  // Rank 1 first: design 1, 100 GB/s, M = 64 on 2 chips; steps 100 + 6400/64 = 200; T_update
+  // 0.01 * 2 / 2 = 0.01 s; total 2 s; energy 200 J; cost 3 * 2 * 2 = 12 USD; SystemC 0.0105 s.
+  const std::string row = csv.substr(header.size() + 1, csv.find('\n', header.size() + 1) - header.size() - 1);
+  EXPECT_EQ(row, "1,chip [bandwidth=100 GB/s],net,hw.yaml,100 GB/s,1,1,1,64,2,200,0.01,2,200,12,0,0,0,0,analytic,0.0105,0.05");
+  const std::string json = summary_json(r);
+  EXPECT_NE(json.find("\"interconnect.link.bandwidth\":\"100 GB/s\""), std::string::npos);
+  EXPECT_NE(json.find("\"pareto\":true"), std::string::npos);
+  EXPECT_NE(json.find("\"rel_diff_t_update\":0.05"), std::string::npos);
+  const std::string points = points_csv(r);
+  EXPECT_EQ(std::count(points.begin(), points.end(), '\n'), 1 + 8);
+  EXPECT_NE(points.find(",0,net,50 GB/s\n"), std::string::npos);
+  const std::string md = report_markdown(r);
+  EXPECT_LT(md.find("## Answer"), md.find("## Best batch"));
+  EXPECT_NE(md.find("| 1 | chip [bandwidth=100 GB/s] | net | 2 | 2 | 64 | 200 | 12 | none | yes | +5.0% |"),
+            std::string::npos);
 }
 
 }  // namespace kp

@@ -9,29 +9,30 @@
 
 namespace kp {
 
-std::string plot_step_curve(const StudyResult& r) {
-  const std::vector<int64_t> grid = sorted_unique(r.spec.batches);
+std::string plot_step_curve(const WorkloadResult& w, const std::vector<int64_t>& batches) {
+  const StepLaw& law = w.law;
+  const std::vector<int64_t> grid = sorted_unique(batches);
   Range x, y;
   for (int64_t m : grid) {
     x.add(static_cast<double>(m));
-    y.add(r.workloads.front().law.steps(static_cast<double>(m)));
+    y.add(law.steps(static_cast<double>(m)));
   }
-  y.add(r.workloads.front().law.n_inf);
+  y.add(law.n_inf);
   const Range xp = x.padded_log(), yp = y.padded_log();
-  SvgPlot p("Step curve N(M) = " + fmt("%.4g", r.workloads.front().law.n_inf) + " + " + fmt("%.4g", r.workloads.front().law.alpha) + " / M");
+  SvgPlot p(w.name + ": N(M) = " + fmt("%.4g", law.n_inf) + " + " + fmt("%.4g", law.alpha) + " / M");
   p.x_axis("global batch M (samples)", xp.lo, xp.hi, true);
   p.x_ticks(pow2_ticks(x.lo, x.hi, 7));
   p.y_axis("optimizer steps to target (steps)", yp.lo, yp.hi, true);
   std::vector<XY> curve, at_grid;
   for (int i = 0; i <= 96 && !x.empty(); ++i) {
     const double m = x.lo * std::pow(x.hi / x.lo, i / 96.0);
-    curve.push_back({m, r.workloads.front().law.steps(m)});
+    curve.push_back({m, law.steps(m)});
   }
-  for (int64_t m : grid) at_grid.push_back({static_cast<double>(m), r.workloads.front().law.steps(static_cast<double>(m))});
-  p.hline(r.workloads.front().law.n_inf, "#888", "n_inf = " + fmt("%.4g", r.workloads.front().law.n_inf) + " steps");
+  for (int64_t m : grid) at_grid.push_back({static_cast<double>(m), law.steps(static_cast<double>(m))});
+  p.hline(law.n_inf, "#888", "n_inf = " + fmt("%.4g", law.n_inf) + " steps");
   p.polyline(curve, series_color(0), "fitted law N(M)");
   p.markers(at_grid, series_color(0), "batch grid");
-  const double bc = r.workloads.front().law.b_crit();
+  const double bc = law.b_crit();
   if (std::isfinite(bc) && bc >= xp.lo && bc <= xp.hi)
     p.vline(bc, "#d62728", "B_crit = " + fmt("%.4g", bc) + " samples");
   return p.str();
@@ -85,10 +86,10 @@ std::string plot_heatmap(const SystemResult& s) {
   return p.str();
 }
 
-std::string plot_speedup(const StudyResult& r) {
+std::string plot_speedup(const StudyResult& r, const std::vector<size_t>& designs) {
   Range x, y;
-  for (const SystemResult& s : r.systems)
-    for (const ScalingRow& row : s.prediction.scaling) {
+  for (size_t i : designs)
+    for (const ScalingRow& row : r.systems[i].prediction.scaling) {
       x.add(static_cast<double>(row.learners));
       y.add(row.speedup);
     }
@@ -103,8 +104,8 @@ std::string plot_speedup(const StudyResult& r) {
   p.y_axis("speed-up over the smallest P (x)", yp.lo, yp.hi, true);
   if (!x.empty()) p.polyline({{x.lo, 1}, {std::min(x.hi, x.lo * yp.hi), std::min(x.hi / x.lo, yp.hi)}}, "#aaa",
                              "ideal (linear)", true);
-  for (size_t i = 0; i < r.systems.size(); ++i) {
-    const SystemResult& s = r.systems[i];
+  for (size_t i = 0; i < designs.size(); ++i) {
+    const SystemResult& s = r.systems[designs[i]];
     std::vector<XY> pts;
     for (const ScalingRow& row : s.prediction.scaling) pts.push_back({static_cast<double>(row.learners), row.speedup});
     p.polyline(pts, series_color(i), s.name);
@@ -117,10 +118,10 @@ std::string plot_speedup(const StudyResult& r) {
   return p.str();
 }
 
-std::string plot_strong_weak(const StudyResult& r) {
+std::string plot_strong_weak(const StudyResult& r, const std::vector<size_t>& designs) {
   Range x, y;
-  for (const SystemResult& s : r.systems)
-    for (const ScalingRow& row : s.prediction.scaling) {
+  for (size_t i : designs)
+    for (const ScalingRow& row : r.systems[i].prediction.scaling) {
       x.add(static_cast<double>(row.learners));
       y.add(row.best.t_total_s);
       y.add(row.weak.t_total_s);
@@ -132,8 +133,8 @@ std::string plot_strong_weak(const StudyResult& r) {
   p.x_axis("chips P (chips)", xp.lo, xp.hi, true);
   p.x_ticks(pow2_ticks(x.lo, x.hi, 11));
   p.y_axis("total time to target (s)", yp.lo, yp.hi, true);
-  for (size_t i = 0; i < r.systems.size(); ++i) {
-    const SystemResult& s = r.systems[i];
+  for (size_t i = 0; i < designs.size(); ++i) {
+    const SystemResult& s = r.systems[designs[i]];
     std::vector<XY> strong, weak;
     for (const ScalingRow& row : s.prediction.scaling) {
       strong.push_back({static_cast<double>(row.learners), row.best.t_total_s});

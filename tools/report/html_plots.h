@@ -8,13 +8,15 @@
 
 namespace kp {
 
-// N(M) = n_inf + alpha/M over the batch grid (log-log), with B_crit and the n_inf plateau marked.
-std::string plot_step_curve(const StudyResult& r);
+// A workload's N(M) = n_inf + alpha/M over the batch grid (log-log), with B_crit and the n_inf
+// plateau marked.
+std::string plot_step_curve(const WorkloadResult& w, const std::vector<int64_t>& batches);
 // Heat map of log10 total time over (M, P) with the best M for each P drawn as a path.
 std::string plot_heatmap(const SystemResult& s);
-// Strong-scaling speed-up vs P for every system, ideal line, knees marked.
-std::string plot_speedup(const StudyResult& r);
-// Total time vs P: strong scaling (best M per P, solid) and weak scaling (fixed M/P, dashed).
-std::string plot_strong_weak(const StudyResult& r);
+// Strong-scaling speed-up vs P for the given designs, ideal line, knees marked.
+std::string plot_speedup(const StudyResult& r, const std::vector<size_t>& designs);
+// Total time vs P for the given designs: strong scaling (best M per P, solid) and weak scaling
+// (fixed M/P, dashed).
+std::string plot_strong_weak(const StudyResult& r, const std::vector<size_t>& designs);
 
 }  // namespace kp

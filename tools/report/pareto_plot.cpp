@@ -83,7 +83,7 @@ std::string plot_pareto(const std::vector<DesignMark>& designs, ParetoCost y) {
       ++flagged;
     }
   p.legend_point("#9aa7b8", "design point");
-  if (flagged) p.legend_point("#d62728", "Pareto-optimal (study objectives)");
+  if (flagged) p.legend_point("#d62728", "Pareto-optimal");
   // Name the designs on the 2-D front, at most six, so the plot stays readable.
   for (size_t k = 0; k < front.size() && k < 6; ++k) {
     const DesignMark& d = designs[front[k]];

@@ -1,15 +1,17 @@
 #pragma once
-// Writes a study's outputs into a folder: report.md (the answer first, then tables),
-// points.csv (every (M, P) point, SI units in the column names) and summary.json. Contract: each
-// file is written atomically; every number states its unit.
+// Writes a study's outputs into a folder: report.html, report.md (the answer first, then
+// tables), points.csv (every (M, P) point of every design), designs.csv (one row per design) and
+// summary.json. Contract: each file is written atomically; every number states its unit (SI
+// units in CSV/JSON column names); the functions read the study result only, never re-run.
 #include <string>
 
-#include "tools/study/study_runner.h"
+#include "tools/study/study_result.h"
 
 namespace kp {
 
 std::string report_markdown(const StudyResult& r);
 std::string points_csv(const StudyResult& r);
+std::string designs_csv(const StudyResult& r);
 std::string summary_json(const StudyResult& r);
 // Creates `dir` if needed; throws std::runtime_error on I/O failure.
 void write_report(const StudyResult& r, const std::string& dir);
@@ -18,5 +20,7 @@ void write_report(const StudyResult& r, const std::string& dir);
 std::string human_seconds(double s);
 // Energy as people quote it: "153 J", "4.3 kJ", then "2.1 kWh" and "12 MWh" from 1 kWh up.
 std::string human_joules(double j);
+// Cents for real runs; significant digits for the sub-cent cost of a toy workload, never "0.00".
+std::string usd_text(double usd);
 
 }  // namespace kp
