@@ -1,7 +1,8 @@
 // report.html in a real browser: headless Chromium (--headless --no-sandbox --disable-gpu, a fresh
 // --user-data-dir each run) loads the quick-start report, must log no console message, must keep
 // every plot in its DOM with marks, and must paint a non-blank page; a contact sheet of every plot
-// (legends removed) must show coloured marks inside each plot. Negative controls prove that the
+// (legends removed) must show coloured marks inside each plot (40 px at least: a sparse scatter of
+// four dots; the axes-only control paints none). Negative controls prove that the
 // console scan and the mark count can fail. Skipped, with the reason, only if Chromium is absent
 // (tools/test.sh installs it, so CI runs it).
 #include <gtest/gtest.h>
@@ -186,7 +187,7 @@ TEST(ChromiumRender, EveryPlotPaintsColouredMarksInsideItsCell) {
     const int x0 = static_cast<int>(i % cols) * cell_w, y0 = static_cast<int>(i / cols) * cell_h;
     const size_t coloured = test::count_coloured(img, x0, y0, x0 + 400, y0 + 250);
     if (i < n_report)
-      EXPECT_GT(coloured, 300u) << "plot " << i << " paints no marks: " << plots[i].substr(0, 200) << "\n" << dir;
+      EXPECT_GT(coloured, 40u) << "plot " << i << " paints no marks: " << plots[i].substr(0, 200) << "\n" << dir;
     else
       EXPECT_LT(coloured, 10u) << "the control (axes only) counts as marks: the check cannot fail";
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "tools/report/plot_util.h"
+#include "tools/report/report_select.h"
 #include "tools/report/svg_plot.h"
 
 namespace kp {
@@ -42,7 +43,7 @@ std::string plot_update_time(const SystemResult& s, const std::vector<int64_t>& 
       y.add(t->t_update_s * 1e3);
     }
   const Range xp = x.padded_log(), yp = y.padded_log();
-  SvgPlot p(s.name + ": T_update vs M", 340, 270);
+  SvgPlot p(design_label(s) + ": T_update vs M", 340, 270);
   p.x_axis("global batch M (samples)", xp.lo, xp.hi, true);
   p.x_ticks(pow2_ticks(x.lo, x.hi, 4));
   p.y_axis("time per update (ms)", yp.lo, yp.hi, true);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "tools/report/plot_util.h"
+#include "tools/report/report_select.h"
 #include "tools/report/svg_plot.h"
 
 namespace kp {
@@ -18,7 +19,7 @@ std::string plot_step_curve(const WorkloadResult& w, const std::vector<int64_t>&
     y.add(law.steps(static_cast<double>(m)));
   }
   y.add(law.n_inf);
-  const Range xp = x.padded_log(), yp = y.padded_log();
+  const Range xp = x.padded_log(), yp = {y.empty() ? 1 : y.lo / std::pow(10.0, 0.25), y.padded_log().hi};
   SvgPlot p(w.name + ": N(M) = " + fmt("%.4g", law.n_inf) + " + " + fmt("%.4g", law.alpha) + " / M");
   p.x_axis("global batch M (samples)", xp.lo, xp.hi, true);
   p.x_ticks(pow2_ticks(x.lo, x.hi, 7));
@@ -34,7 +35,7 @@ std::string plot_step_curve(const WorkloadResult& w, const std::vector<int64_t>&
   p.markers(at_grid, series_color(0), "batch grid");
   const double bc = law.b_crit();
   if (std::isfinite(bc) && bc >= xp.lo && bc <= xp.hi)
-    p.vline(bc, "#d62728", "B_crit = " + fmt("%.4g", bc) + " samples");
+    p.vline(bc, "#d62728", "B_crit = " + fmt(bc >= 1000 ? "%.0f" : "%.3g", bc) + " samples");
   return p.str();
 }
 
@@ -50,7 +51,7 @@ std::string plot_heatmap(const SystemResult& s) {
   ms = sorted_unique(ms);
   ps = sorted_unique(ps);
   const std::vector<double> me = log_edges(ms), pe = log_edges(ps);
-  SvgPlot p(s.name + ": total time to target T(M, P)", 620, 340);
+  SvgPlot p(design_label(s) + ": total time to target T(M, P)", 636, 340);
   p.legend_outside();
   p.x_axis("global batch M (samples)", me.empty() ? 1 : me.front(), me.empty() ? 10 : me.back(), true);
   p.x_ticks(pow2_ticks(ms.empty() ? 1 : static_cast<double>(ms.front()), ms.empty() ? 1 : static_cast<double>(ms.back()), 7));
@@ -108,7 +109,7 @@ std::string plot_speedup(const StudyResult& r, const std::vector<size_t>& design
     const SystemResult& s = r.systems[designs[i]];
     std::vector<XY> pts;
     for (const ScalingRow& row : s.prediction.scaling) pts.push_back({static_cast<double>(row.learners), row.speedup});
-    p.polyline(pts, series_color(i), s.name);
+    p.polyline(pts, series_color(i), design_label(s));
     p.markers(pts, series_color(i), "");
     for (const ScalingRow& row : s.prediction.scaling)
       if (row.learners == s.prediction.knee_learners)
@@ -140,9 +141,9 @@ std::string plot_strong_weak(const StudyResult& r, const std::vector<size_t>& de
       strong.push_back({static_cast<double>(row.learners), row.best.t_total_s});
       weak.push_back({static_cast<double>(row.learners), row.weak.t_total_s});
     }
-    p.polyline(strong, series_color(i), s.name + " strong");
+    p.polyline(strong, series_color(i), design_label(s) + " strong");
     p.markers(strong, series_color(i), "");
-    p.polyline(weak, series_color(i), s.name + " weak", true);
+    p.polyline(weak, series_color(i), design_label(s) + " weak", true);
   }
   return p.str();
 }

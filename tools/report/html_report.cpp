@@ -19,7 +19,7 @@ max-width:1320px;padding:0 16px;color:#222;line-height:1.4}
 h1{font-size:1.6em;margin-bottom:4px}h2{margin-top:32px;border-bottom:1px solid #ddd;padding-bottom:4px}
 p.lede{font-size:1.15em}.muted{color:#666}
 table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #ddd;padding:4px 8px}
-th{background:#f3f5f8;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.name{white-space:nowrap}
+th{background:#f3f5f8;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}td.name{min-width:9em}
 tr.top td{background:#eef7ee}.plots{display:flex;flex-wrap:wrap;gap:12px}
 svg.plot{font-size:11px;background:#fafafa;border:1px solid #e4e4e4}
 svg.plot .grid{stroke:#e8e8e8;stroke-width:1}svg.plot .axis-label{font-size:12px}
@@ -89,7 +89,7 @@ std::string pareto_section(const StudyResult& r) {
     for (size_t i : designs_of_workload(r, w)) {
       const SystemResult& s = r.systems[i];
       if (!s.feasible) continue;
-      marks.push_back({s.name, s.chosen.t_total_s, s.chosen.cost_usd, s.chosen.energy_j, s.pareto});
+      marks.push_back({design_label(s), s.chosen.t_total_s, s.chosen.cost_usd, s.chosen.energy_j, s.pareto});
     }
     if (marks.size() < 2) continue;
     if (r.workloads.size() > 1) h += "<h3>" + html_escape(r.workloads[w].name) + "</h3>";

@@ -1,5 +1,6 @@
 #include "tools/report/html_tables.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "tools/report/plot_util.h"
@@ -11,7 +12,10 @@ namespace kp {
 namespace {
 
 std::string td(const std::string& s) { return "<td>" + html_escape(s) + "</td>"; }
-std::string td_name(const std::string& s) { return "<td class=\"name\">" + html_escape(s) + "</td>"; }
+// A design's name, its hardware file as the hover title.
+std::string td_name(const std::string& s, const std::string& file) {
+  return "<td class=\"name\" title=\"" + html_escape(file) + "\">" + html_escape(s) + "</td>";
+}
 std::string tdn(const std::string& s) { return "<td class=\"n\">" + html_escape(s) + "</td>"; }
 
 std::string knee_cell(const SystemResult& s) {
@@ -73,7 +77,7 @@ std::string answer_section(const StudyResult& r) {
       if (s.workload != w) continue;
       const TimePoint& b = reported_point(s);
       const double b_crit = s.prediction.b_crit > 0 ? s.prediction.b_crit : wl.law.b_crit();
-      h += std::string(s.rank == 1 ? "<tr class=\"top\">" : "<tr>") + td_name(s.name) + tdn(std::to_string(b.batch)) +
+      h += std::string(s.rank == 1 ? "<tr class=\"top\">" : "<tr>") + td_name(s.name, s.file) + tdn(std::to_string(b.batch)) +
            tdn(std::to_string(b.learners)) + tdn(human_seconds(b.t_total_s)) + tdn(fmt("%.4g", b.t_total_s)) +
            tdn(human_joules(b.energy_j)) + tdn(usd_text(b.cost_usd)) + td(knee_cell(s)) + tdn(fmt("%.4g", b_crit)) +
            td(!s.feasible ? "infeasible" : s.pareto ? "yes" : "no") + (verify ? tdn(verify_cell(s)) : "") + "</tr>\n";
@@ -88,29 +92,39 @@ std::string answer_section(const StudyResult& r) {
 }
 
 std::string ranked_table(const StudyResult& r, size_t max_rows) {
-  bool sweeps = false;
-  for (const SystemResult& s : r.systems) sweeps = sweeps || !s.overrides.empty();
+  // Swept keys as columns (named by the last part of the key), so the table reads like a grid.
+  std::vector<std::string> keys;
+  for (const SystemResult& s : r.systems)
+    for (const Override& o : s.overrides)
+      if (std::find(keys.begin(), keys.end(), o.key) == keys.end()) keys.push_back(o.key);
   const bool several = r.workloads.size() > 1, verify = any_verify(r);
-  std::string h = "<section id=\"ranking\"><h2>All designs ranked</h2>\n<table><tr><th>rank</th><th>design</th>";
-  if (sweeps) h += "<th>swept values</th>";
+  std::string h = "<section id=\"ranking\"><h2>All designs ranked</h2>\n<table><tr><th>rank</th><th>" +
+                  std::string(keys.empty() ? "design" : "hardware") + "</th>";
+  for (const std::string& k : keys) h += "<th title=\"" + html_escape(k) + "\">" + html_escape(k.substr(k.find_last_of('.') + 1)) + "</th>";
   if (several) h += "<th>workload</th>";
   h += "<th>total time (s)</th><th>chips P (chips)</th><th>batch M (samples)</th><th>energy (J)</th>"
-       "<th>cost (USD)</th><th>knee</th><th>Pareto-optimal</th>";
+       "<th>cost (USD)</th><th>knee (chips)</th><th>Pareto-optimal</th>";
   if (verify) h += "<th>SystemC T_update vs analytic</th>";
-  h += "<th>hardware file</th><th>price (USD per chip-hour)</th></tr>\n";
+  h += "<th>price (USD per chip-hour)</th></tr>\n";
   const std::vector<size_t> order = ranked_designs(r);
   for (size_t k = 0; k < order.size() && k < max_rows; ++k) {
     const SystemResult& s = r.systems[order[k]];
     const TimePoint& b = reported_point(s);
     h += std::string(s.rank == 1 ? "<tr class=\"top\">" : "<tr>") + tdn(s.rank > 0 ? std::to_string(s.rank) : "-") +
-         td_name(s.name);
-    if (sweeps) h += td(overrides_text(s));
+         td_name(keys.empty() || s.hardware_name.empty() ? s.name : s.hardware_name, s.file);
+    for (const std::string& key : keys) {
+      std::string v;
+      for (const Override& o : s.overrides)
+        if (o.key == key) v = o.value;
+      h += tdn(v);
+    }
     if (several) h += td(r.workloads[s.workload].name);
     h += tdn(fmt("%.4g", b.t_total_s)) + tdn(std::to_string(b.learners)) + tdn(std::to_string(b.batch)) +
-         tdn(fmt("%.4g", b.energy_j)) + tdn(usd_text(b.cost_usd)) + td(knee_cell(s)) +
+         tdn(fmt("%.4g", b.energy_j)) + tdn(usd_text(b.cost_usd)) +
+         tdn(s.prediction.knee_learners ? std::to_string(s.prediction.knee_learners) : "none") +
          td(!s.feasible ? "infeasible" : s.pareto ? "yes" : "no");
     if (verify) h += tdn(verify_cell(s));
-    h += td(s.file) + tdn(fmt("%.3g", s.cost_per_chip_hour_usd)) + "</tr>\n";
+    h += tdn(fmt("%.3g", s.cost_per_chip_hour_usd)) + "</tr>\n";
   }
   h += "</table>\n";
   if (order.size() > max_rows)

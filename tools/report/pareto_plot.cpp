@@ -55,7 +55,7 @@ std::string plot_pareto(const std::vector<DesignMark>& designs, ParetoCost y) {
   const std::string what = y == ParetoCost::usd ? "cost" : "energy";
   SvgPlot p("Time vs " + what + " of " + std::to_string(designs.size() - hidden) + " designs" +
                 (hidden ? " (" + std::to_string(hidden) + " without a " + what + " left out)" : ""),
-            620, 360);
+            636, 360);
   p.legend_outside();
   axis(p, true, "total time to target (s)", xr.empty() ? Range{1, 10} : xr);
   axis(p, false, y == ParetoCost::usd ? "cost per training run (USD)" : "energy per training run (J)",
@@ -66,7 +66,7 @@ std::string plot_pareto(const std::vector<DesignMark>& designs, ParetoCost y) {
            (d.pareto ? " (Pareto-optimal)" : "");
   };
   for (const DesignMark& d : designs)
-    if (shown(d, y) && !d.pareto) p.point({d.time_s, y_of(d, y)}, "#9aa7b8", 3, title(d));
+    if (shown(d, y) && !d.pareto) p.point({d.time_s, y_of(d, y)}, "#5b84c4", 4, title(d));
   // The staircase: from each front point go right (slower) until the next, cheaper one.
   const std::vector<size_t> front = front_2d(designs, y);
   std::vector<XY> stairs;
@@ -79,15 +79,22 @@ std::string plot_pareto(const std::vector<DesignMark>& designs, ParetoCost y) {
   size_t flagged = 0;
   for (const DesignMark& d : designs)
     if (shown(d, y) && d.pareto) {
-      p.point({d.time_s, y_of(d, y)}, "#d62728", 4.5, title(d));
+      p.point({d.time_s, y_of(d, y)}, "#d62728", 5.5, title(d));
       ++flagged;
     }
-  p.legend_point("#9aa7b8", "design point");
+  p.legend_point("#5b84c4", "design point");
   if (flagged) p.legend_point("#d62728", "Pareto-optimal");
-  // Name the designs on the 2-D front, at most six, so the plot stays readable.
-  for (size_t k = 0; k < front.size() && k < 6; ++k) {
+  // Name the designs on the 2-D front, at most six, skipping a label that would sit on top of the
+  // previous one (designs tied on both axes), so the plot stays readable.
+  std::vector<XY> labelled;
+  for (size_t k = 0; k < front.size() && labelled.size() < 6; ++k) {
     const DesignMark& d = designs[front[k]];
-    p.annotate({d.time_s, y_of(d, y)}, "#333", d.label.size() > 28 ? d.label.substr(0, 27) + "…" : d.label,
+    const XY at{p.px(d.time_s), p.py(y_of(d, y))};
+    bool crowded = false;
+    for (XY q : labelled) crowded = crowded || (std::fabs(q.x - at.x) < 60 && std::fabs(q.y - at.y) < 16);
+    if (crowded) continue;
+    labelled.push_back(at);
+    p.annotate({d.time_s, y_of(d, y)}, "#333", d.label.size() > 40 ? d.label.substr(0, 39) + "\u2026" : d.label,
                static_cast<int>(k % 2));
   }
   return p.str();

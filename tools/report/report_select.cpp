@@ -30,7 +30,14 @@ std::vector<size_t> featured_designs(const StudyResult& r, size_t max_count) {
     seen.push_back(key);
     if (out.size() < max_count) out.push_back(i);
   }
-  return out;
+  for (size_t i : ranked_designs(r)) {
+    if (out.size() >= std::min<size_t>(3, max_count)) break;
+    if (std::find(out.begin(), out.end(), i) == out.end()) out.push_back(i);
+  }
+  std::vector<size_t> ranked_out;
+  for (size_t i : ranked_designs(r))
+    if (std::find(out.begin(), out.end(), i) != out.end()) ranked_out.push_back(i);
+  return ranked_out;
 }
 
 std::vector<size_t> designs_of_workload(const StudyResult& r, size_t w) {
@@ -38,6 +45,13 @@ std::vector<size_t> designs_of_workload(const StudyResult& r, size_t w) {
   for (size_t i = 0; i < r.systems.size(); ++i)
     if (r.systems[i].workload == w) out.push_back(i);
   return out;
+}
+
+std::string design_label(const SystemResult& s) {
+  if (s.overrides.empty()) return s.name;
+  std::string out = (s.hardware_name.empty() ? s.file : s.hardware_name) + " (";
+  for (size_t i = 0; i < s.overrides.size(); ++i) out += (i ? ", " : "") + s.overrides[i].value;
+  return out + ")";
 }
 
 std::string overrides_text(const SystemResult& s) {

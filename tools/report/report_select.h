@@ -17,11 +17,17 @@ const TimePoint& reported_point(const SystemResult& s);
 // Designs by workload, then rank (infeasible last), then index.
 std::vector<size_t> ranked_designs(const StudyResult& r);
 
-// Featured designs (see above), in ranked order, at most `max_count`.
+// Featured designs (see above), in ranked order, at most `max_count`; when that gives fewer than
+// three, the next designs in rank order are added up to three (a sweep over one hardware file
+// still shows how its best designs differ).
 std::vector<size_t> featured_designs(const StudyResult& r, size_t max_count = 8);
 
 // Indices of the designs of workload w, in index order.
 std::vector<size_t> designs_of_workload(const StudyResult& r, size_t w);
+
+// The name plots use: the design name without sweeps, else the hardware name and the swept values
+// in sweep order, e.g. "tpu-v3-pod (256, 256, 32 MiB, 400 GB/s)".
+std::string design_label(const SystemResult& s);
 
 // "rows=64; bandwidth=50 GB/s" (the last part of each swept key), or "" without sweeps.
 std::string overrides_text(const SystemResult& s);

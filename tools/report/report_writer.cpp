@@ -25,7 +25,7 @@ std::string human_seconds(double s) {
 std::string human_joules(double j) {
   if (!std::isfinite(j)) return "inf";
   if (j >= 3.6e9) return fmt("%.3g MWh", j / 3.6e9);
-  if (j >= 3.6e6) return fmt("%.3g kWh", j / 3.6e6);
+  if (j >= 1e6) return fmt("%.3g kWh", j / 3.6e6);
   if (j >= 1e3) return fmt("%.3g kJ", j / 1e3);
   if (j >= 1) return fmt("%.3g J", j);
   return fmt("%.3g mJ", j * 1e3);

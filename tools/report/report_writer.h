@@ -18,7 +18,7 @@ void write_report(const StudyResult& r, const std::string& dir);
 
 // "3.2 h", "41 min", "12.5 s", "850 ms", "12 us": a duration a person reads at a glance.
 std::string human_seconds(double s);
-// Energy as people quote it: "153 J", "4.3 kJ", then "2.1 kWh" and "12 MWh" from 1 kWh up.
+// Energy as people quote it: "153 J", "4.3 kJ", then "0.46 kWh" and "12 MWh" from 1 MJ up.
 std::string human_joules(double j);
 // Cents for real runs; significant digits for the sub-cent cost of a toy workload, never "0.00".
 std::string usd_text(double usd);

@@ -37,7 +37,7 @@ std::string tick_text(double v) {
   char buf[32];
   const double a = std::fabs(v);
   if (a != 0 && (a >= 1e6 || a < 1e-3)) {
-    std::snprintf(buf, sizeof buf, "%.0e", v);
+    std::snprintf(buf, sizeof buf, "%.3g", v);
   } else if (a >= 1 && v == std::floor(v)) {
     std::snprintf(buf, sizeof buf, "%.0f", v);
   } else {
@@ -186,7 +186,9 @@ void SvgPlot::annotate(XY at, const std::string& color, const std::string& label
   m_body += "<circle cx=\"" + num(X) + "\" cy=\"" + num(Y) + "\" r=\"7\" fill=\"none\" stroke=\"" + color +
             "\" stroke-width=\"2\"/>\n";
   const bool right_half = X > (m_left + m_width - m_right) / 2;
-  m_body += "<text x=\"" + num(right_half ? X - 10 : X + 10) + "\" y=\"" + num(Y - 8 - 13.0 * row) + "\" fill=\"" + color +
+  // Above the point, or below it when that would run into the frame's top edge.
+  const double above = Y - 8 - 13.0 * row, text_y = above < m_top + 12 ? Y + 18 + 13.0 * row : above;
+  m_body += "<text x=\"" + num(right_half ? X - 10 : X + 10) + "\" y=\"" + num(text_y) + "\" fill=\"" + color +
             "\" stroke=\"" + halo + "\" stroke-width=\"3\" paint-order=\"stroke\" font-weight=\"600\" text-anchor=\"" +
             (right_half ? "end" : "start") + "\">" + html_escape(label) + "</text>\n";
 }
@@ -223,7 +225,7 @@ void SvgPlot::legend_point(const std::string& color, const std::string& legend) 
 
 void SvgPlot::legend_outside() {
   m_legend_outside = true;
-  m_right = 210;
+  m_right = 250;
 }
 
 void SvgPlot::legend_top_left() { m_legend_left = true; }
@@ -265,11 +267,12 @@ std::string SvgPlot::legend_svg() const {
     else
       s += "<line x1=\"" + num(x) + "\" y1=\"" + num(y - 3) + "\" x2=\"" + num(x + 14) + "\" y2=\"" + num(y - 3) +
            "\" stroke=\"" + e.color + "\" stroke-width=\"2\"" + dash_attr(e.dashed) + "/>";
-    s += "<text x=\"" + num(x + 20) + "\" y=\"" + num(y + 1) + "\">" + html_escape(e.text) + "</text>\n";
+    const std::string text = e.text.size() > 38 ? e.text.substr(0, 37) + "\u2026" : e.text;
+    s += "<text x=\"" + num(x + 20) + "\" y=\"" + num(y + 1) + "\">" + html_escape(text) + "</text>\n";
     y += 15;
   }
   if (s.empty()) return s;
-  return "<g class=\"legend\"><rect x=\"" + num(x - 6) + "\" y=\"" + num(m_top + 2) + "\" width=\"194\" height=\"" +
+  return "<g class=\"legend\"><rect x=\"" + num(x - 6) + "\" y=\"" + num(m_top + 2) + "\" width=\"" + num(m_legend_outside ? m_right - 16 : 194) + "\" height=\"" +
          num(15.0 * static_cast<double>(m_legend.size()) + 6) + "\" fill=\"#fff\" fill-opacity=\"0.85\" stroke=\"#ccc\"/>\n" +
          s + "</g>\n";
 }
