@@ -26,9 +26,14 @@ struct LayerRecord {
   std::string name;
   Phase phase = Phase::Forward;
   GemmDims gemm;          // zeros for elementwise work
-  int64_t cycles = 0;
-  double utilization = 0;
+  int64_t cycles = 0;     // the op's wall time in chip clock cycles (compute + stalls)
+  int64_t compute_cycles = 0;  // array (fold) or vector-unit cycles at full efficiency, no stalls
+  int64_t stall_cycles = 0;    // cycles waiting on DMA (exposed DRAM transfers)
+  double utilization = 0;      // GEMM: MACs / (cycles * PEs)
   double seconds = 0;
+  double sram_bytes = 0, dram_read_bytes = 0, dram_write_bytes = 0;
+  double macs = 0, vector_ops = 0;
+  int64_t tiles = 0;
 };
 
 struct UpdateResult {

@@ -1,8 +1,10 @@
 #pragma once
-// Closed-form time of one op on one chip: the analytic twin of the SystemC chip model.
-// Contract: GEMMs take SCALE-Sim v2's fold cycles (folds spread over `count` arrays, run back to
-// back) bounded below by the DRAM and SRAM traffic time; elementwise work takes the larger of the
-// vector-unit time and the memory time. No allocation: this is the sweep's inner loop.
+// Closed-form time of one op on one chip: the analytic twin of the SystemC chip executor
+// (sim/systemc/chip_executor.h). Contract: both cut the op into the same tiles (sim/tile_plan.h:
+// SRAM-sized GEMM tiles on the arrays, DRAM-streamed chunks on the vector units) with the same
+// DRAM traffic; the twin times the double-buffered tile pipeline without events (tile_pipeline),
+// so it equals the SystemC cycles wherever the SystemC DRAM model adds no contention. No
+// allocation: this is the sweep's inner loop.
 #include <cstdint>
 
 #include "core/hw_spec.h"
@@ -12,12 +14,19 @@ namespace kp {
 
 struct OpCost {
   double seconds = 0;
-  double compute_s = 0;      // array or vector time alone
-  int64_t cycles = 0;        // array cycles (GEMM) or vector cycles
-  double utilization = 0;    // MACs / (cycles * R * C * count), GEMM only
+  double compute_s = 0;      // the tiles' compute alone (array or vector unit, SRAM ports)
+  double stall_s = 0;        // seconds - compute_s: DMA time not hidden behind compute
+  int64_t cycles = 0;        // unit cycles (array folds or vector ops), without stalls
+  int64_t total_cycles = 0, stall_cycles = 0;  // seconds and stall_s in clock cycles (rounded)
+  double utilization = 0;    // MACs / (seconds * clock * R * C * count), GEMM only
   double macs = 0, vector_ops = 0;
   double sram_bytes = 0, dram_bytes = 0;
+  double dram_read_bytes = 0, dram_write_bytes = 0;
+  int64_t tiles = 0;
 };
+
+// Fills total_cycles and stall_cycles from seconds and stall_s.
+void set_clock_cycles(OpCost& c, double clock_hz);
 
 class ChipAnalytic {
  public:
@@ -28,6 +37,9 @@ class ChipAnalytic {
   OpCost elementwise_cost(double elements, double ops_per_element, double tensors_moved,
                           int64_t bytes_per_element) const;
   const HardwareSpec& hw() const { return m_hw; }
+  // Bytes per element of an op's operands: the array precision, fp32 for the optimizer (master
+  // weights and momentum stay fp32 whatever the array precision).
+  int64_t op_bytes(const Op& op) const { return op.phase == Phase::Update ? 4 : m_bytes; }
 
  private:
   HardwareSpec m_hw;

@@ -39,9 +39,11 @@ void StepProfileBuilder::add(const Op& op, const OpCost& c) {
     rec.name = m_step.layer_names[static_cast<size_t>(op.layer)];
     rec.phase = op.phase;
     if (op.kind == OpKind::Gemm) rec.gemm = op.gemm_at(m_batch);
-    rec.cycles = c.cycles;
+    rec.cycles = c.total_cycles, rec.compute_cycles = c.cycles, rec.stall_cycles = c.stall_cycles;
     rec.utilization = c.utilization;
     rec.seconds = c.seconds;
+    rec.sram_bytes = c.sram_bytes, rec.dram_read_bytes = c.dram_read_bytes, rec.dram_write_bytes = c.dram_write_bytes;
+    rec.macs = c.macs, rec.vector_ops = c.vector_ops, rec.tiles = c.tiles;
     m_layers->push_back(rec);
   }
 }

@@ -15,4 +15,11 @@ set(KP_SIM_SCALESIM_SOURCES
 set(KP_SIM_SYSTEMC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/../systemc/systolic_sc.cpp
   ${CMAKE_CURRENT_LIST_DIR}/../systemc/sc_pool.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../systemc/sc_fork.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../systemc/sc_trace.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../systemc/sc_dram.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../systemc/sc_sram.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../systemc/sc_dma.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../systemc/sc_compute_unit.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../systemc/chip_executor.cpp
 )

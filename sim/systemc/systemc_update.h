@@ -1,28 +1,24 @@
 #pragma once
-// The SystemC fidelity of the data-parallel update (contract in sim/update_model.h). Every GEMM of
-// the lowered step is timed on the SystemC systolic-array model (systolic_sc.h), run in a forked
-// worker (sc_pool.h) so that simulate() may be called any number of times from a process that never
-// elaborates; elementwise work and the optimizer take the analytic twin's formulas (ChipAnalytic);
-// each gradient bucket's all-reduce runs on the SystemC interconnect (sim/systemc/net/), starting
-// when backward has produced the bucket (step_profile.h). The fidelities differ in GEMM timing and
-// wherever links are shared (net_contention_test.cpp).
+// The SystemC fidelity of the data-parallel update (contract in sim/update_model.h). Every op of the
+// lowered step (GEMMs on the arrays, elementwise and optimizer work on the vector units) runs as
+// tile transactions on the SystemC chip (chip_executor.h) in a forked worker, so that simulate() may
+// be called any number of times from a process that never elaborates; each gradient bucket's
+// all-reduce runs on the SystemC interconnect (sim/systemc/net/), starting when backward has
+// produced the bucket (step_profile.h). The fidelities differ wherever links are shared
+// (net_contention_test.cpp); the chip model and the twin walk the same tiles (sim/tile_plan.h).
 //
-// Hardware mapping from HardwareSpec to the SystemC chip:
-//   rows, cols, count (arrays), dataflow      = hw.array
-//   word                                      = hw.array.bytes_per_element bytes
-//   DRAM words per cycle (per interface)      = floor(dram.bandwidth / clock / bytes_per_element), >= 1
-//     (SCALE-Sim's convention: the ifmap, filter and ofmap interfaces each get that rate)
-//   ifmap / filter / ofmap SRAM words         = sram.capacity / 3 / bytes_per_element each
-//   GEMM seconds = max(SystemC cycles / (clock * compute_efficiency), SRAM-port time of the twin):
-//     DRAM is modelled by the simulated DMA stalls; SRAM port bandwidth is not simulated yet.
+// Hardware mapping: HardwareSpec is the chip as is (arrays, vector units, SRAM, DRAM channels and
+// latency); operands are hw.array.bytes_per_element bytes, optimizer state fp32 (ChipAnalytic::op_bytes).
+// A per-learner batch that does not fit device memory runs as micro-steps (accumulation_steps).
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/hw_spec.h"
 #include "core/lowering.h"
 #include "sim/analytic/chip_analytic.h"
 #include "sim/analytic/step_profile.h"
-#include "sim/systemc/systolic_sc.h"
+#include "sim/systemc/chip_executor.h"
 #include "sim/update_model.h"
 
 namespace kp {
@@ -37,28 +33,29 @@ class SystemcUpdate : public UpdateModel {
   UpdateResult simulate(int64_t batch, int64_t learners,
                         std::vector<LayerRecord>* layers = nullptr) const override;
 
-  // One result per op of the step at per-learner batch m, or at its micro-step's batch when m needs
-  // gradient accumulation (zeros for elementwise and empty GEMMs);
-  // a GEMM takes total_cycles + 1 cycles (SCALE-Sim reports the last cycle's index).
-  std::vector<ScLayerResult> gemm_results(int64_t per_learner_batch) const;
-  // The same in two halves, so a caller can run many per-learner batches (or designs) in one
-  // worker pool (run_systolic_sc_pool): the pool job of batch m with the op index of each of its
-  // layers, and the per-op results (as gemm_results) from that job's layer results.
-  ScJob gemm_job(int64_t per_learner_batch, std::vector<size_t>& op_of) const;
-  std::vector<ScLayerResult> per_op_results(const std::vector<ScLayerResult>& job_result,
-                                            const std::vector<size_t>& op_of) const;
-  // simulate() with the GEMM results of gemm_results(ceil(batch / learners)) given.
-  UpdateResult simulate_with(const std::vector<ScLayerResult>& gemm_results, int64_t batch, int64_t learners,
+  // One cost per op of the step at per-learner batch m (at its micro-step's batch when m needs
+  // gradient accumulation), from one SystemC run.
+  std::vector<OpCost> op_costs(int64_t per_learner_batch) const;
+  // The same in halves, so a caller can run many per-learner batches (or designs) in one worker
+  // pool (run_chip_sc_pool): the SystemC run of batch m, and the op costs from its results.
+  ScChipRun chip_run(int64_t per_learner_batch) const;
+  std::vector<OpCost> op_costs_from(const std::vector<ScOpResult>& results) const;
+  // simulate() with the op costs of op_costs(ceil(batch / learners)) given.
+  UpdateResult simulate_with(const std::vector<OpCost>& costs, int64_t batch, int64_t learners,
                              std::vector<LayerRecord>* layers = nullptr) const;
-  const ScChipConfig& chip() const { return m_chip_config; }
+  // The kernel's global quantum (results must not depend on it) and an optional Chrome trace file
+  // written by the next simulate() / op_costs().
+  void set_quantum_s(double q) { m_quantum_s = q; }
+  void set_trace_file(const std::string& path) { m_trace_path = path; }
 
  private:
   int64_t micro_batch(int64_t per_learner_batch) const;
   HardwareSpec m_hw;
   LoweredStep m_step;
   ChipAnalytic m_chip;
-  ScChipConfig m_chip_config;
   int64_t m_bytes;
+  double m_quantum_s = 1e-6;
+  std::string m_trace_path;
 };
 
 }  // namespace kp

@@ -12,10 +12,11 @@ namespace kp {
 namespace {
 
 // 1 cycle = 1 ns of simulated time; only ratios matter.
-const sc_core::sc_time kCycle(1, sc_core::SC_NS);
+// A function, not a static: a static sc_time would fix the time resolution when the library loads.
+sc_core::sc_time cycle_time() { return sc_core::sc_time(1, sc_core::SC_NS); }
 
 int64_t cycles_now() {
-  return static_cast<int64_t>(sc_core::sc_time_stamp().value() / kCycle.value());
+  return static_cast<int64_t>(sc_core::sc_time_stamp().value() / cycle_time().value());
 }
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -87,7 +88,7 @@ SC_MODULE(ScChip) {
       }
       m_started = static_cast<int64_t>(i);
       m_started_event.notify(sc_core::SC_ZERO_TIME);
-      wait(s.cycles_per_fold * kCycle);
+      wait(s.cycles_per_fold * cycle_time());
       const bool last_of_layer = i + 1 == m_steps.size() || m_steps[i + 1].first_of_layer;
       if (last_of_layer) {
         // A layer ends at its last output write into SRAM (SCALE-Sim's Total Cycles); the drain
@@ -107,7 +108,7 @@ SC_MODULE(ScChip) {
     for (size_t i = 0; i < m_steps.size(); ++i) {
       if (!m_steps[i].first_of_layer) {
         while (m_started < static_cast<int64_t>(i) - 1) wait(m_started_event);
-        if (m_steps[i].fetch_cycles > 0) wait(m_steps[i].fetch_cycles * kCycle);
+        if (m_steps[i].fetch_cycles > 0) wait(m_steps[i].fetch_cycles * cycle_time());
       }
       m_ready = static_cast<int64_t>(i);
       m_ready_event.notify(sc_core::SC_ZERO_TIME);
@@ -124,7 +125,7 @@ SC_MODULE(ScChip) {
     const int64_t overflow = m_pending_ofmap + words - m_ofmap_capacity;
     if (overflow > 0) {
       const int64_t wait_cycles = ceil_div(overflow, m_bw);
-      wait(wait_cycles * kCycle);
+      wait(wait_cycles * cycle_time());
       m_pending_ofmap = std::max<int64_t>(0, m_pending_ofmap - m_bw * wait_cycles);
       m_pending_since = cycles_now();
     }

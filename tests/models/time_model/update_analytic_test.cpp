@@ -30,12 +30,13 @@ HardwareSpec npu() {
 }  // namespace
 
 // SCALE-Sim conv1 (28x28x32 from 32x32x1, 5x5) on 32x32 ws: one fold of 2R + C + T - 2 = 878
-// cycles; SCALE-Sim's reference report says Total Cycles 877 (the index of the last write).
+// cycles; SCALE-Sim's reference report says Total Cycles 877 (the index of the last write). The
+// exposed first fetch and last write take picoseconds at 1 PB/s.
 TEST(ChipAnalytic, GemmTakesFoldCyclesWhenMemoryIsFree) {
   const ChipAnalytic chip(npu(), 1);
   const OpCost c = chip.gemm_cost({784, 32, 25});
   EXPECT_EQ(c.cycles, 878);
-  EXPECT_DOUBLE_EQ(c.seconds, 878e-9);
+  EXPECT_NEAR(c.seconds, 878e-9, 1e-10);
   EXPECT_DOUBLE_EQ(c.macs, 784.0 * 32 * 25);
 }
 
@@ -48,31 +49,29 @@ TEST(ChipAnalytic, FoldsSpreadOverArrays) {
   EXPECT_EQ(c.cycles, 13 * (64 + 32 + 196 - 2));
 }
 
+// One tile (everything fits): A + B in (319 bursts of 64 B at 1 B/ns), the fold, C out (392 bursts).
 TEST(ChipAnalytic, DramBoundWhenBandwidthIsScarce) {
   HardwareSpec hw = npu();
   hw.dram.bandwidth_bytes_per_s = 1e9;  // 1 B/ns
   const ChipAnalytic chip(hw, 1);
   const OpCost c = chip.gemm_cost({784, 32, 25});
-  const double bytes = 784.0 * 25 + 25.0 * 32 + 784.0 * 32;  // A + B + C once: all fit in SRAM
-  EXPECT_DOUBLE_EQ(c.dram_bytes, bytes);
-  EXPECT_DOUBLE_EQ(c.seconds, bytes / 1e9);
+  EXPECT_DOUBLE_EQ(c.dram_bytes, 784.0 * 25 + 25.0 * 32 + 784.0 * 32);
+  EXPECT_NEAR(c.seconds, (319 * 64 + 878 + 392 * 64) * 1e-9, 1e-15);
 }
 
-// A weight-gradient GEMM (K = batch x pixels) larger than SRAM: output tiles of t x t,
-// t = sqrt(S / 2 / bytes) = 512 for S = 512 KiB, 1-byte words; A re-read ceil(N/t) times, B
-// ceil(M/t) times: traffic grows linearly with the batch, never with its square.
+// A weight-gradient GEMM (K = batch x pixels) larger than SRAM is tiled (sim/tile_plan.h): traffic
+// grows linearly with the batch, never with its square; an implicit-GEMM operand moves less.
 TEST(ChipAnalytic, BlockedTrafficIsLinearInTheBatch) {
   HardwareSpec hw = npu();
   hw.sram.capacity_bytes = 512 * 1024;
   const ChipAnalytic chip(hw, 1);
-  const double k1 = 32.0 * 1024, m = 1152, n = 128;
+  const double m = 1152, n = 128;
   const OpCost c1 = chip.gemm_cost({1152, 128, 32 * 1024});
-  EXPECT_DOUBLE_EQ(c1.dram_bytes, m * k1 * 1 + k1 * n * 3 + m * n);
   const OpCost c2 = chip.gemm_cost({1152, 128, 64 * 1024});
   EXPECT_DOUBLE_EQ(c2.dram_bytes - m * n, 2 * (c1.dram_bytes - m * n));
-  // Implicit GEMM: an im2col operand with 9 copies of each element moves 1/9 of its bytes.
+  EXPECT_GE(c1.dram_bytes, m * 32 * 1024 + 32.0 * 1024 * n + m * n);
   const OpCost c3 = chip.gemm_cost({1152, 128, 32 * 1024}, 1.0 / 9);
-  EXPECT_DOUBLE_EQ(c3.dram_bytes, m * k1 / 9 + k1 * n * 3 + m * n);
+  EXPECT_LT(c3.dram_bytes, c1.dram_bytes - 0.8 * m * 32 * 1024);
 }
 
 TEST(AnalyticUpdate, OneLearnerHasNoAllReduce) {

@@ -1,0 +1,137 @@
+#include "sim/systemc/chip_executor.h"
+
+#include <systemc>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include "core/atomic_file.h"
+#include "sim/systemc/sc_compute_unit.h"
+#include "sim/systemc/sc_dma.h"
+#include "sim/systemc/sc_dram.h"
+#include "sim/systemc/sc_fork.h"
+#include "sim/systemc/sc_sram.h"
+#include "sim/tile_plan.h"
+
+namespace kp {
+namespace {
+
+SC_MODULE(ScChipExecutor) {
+  SC_HAS_PROCESS(ScChipExecutor);
+
+  ScChipExecutor(sc_core::sc_module_name name, const ScChipRun& run)
+      : sc_module(name),
+        m_run(run),
+        m_trace(!run.trace_path.empty()),
+        m_arrays("arrays", "array", run.hw.array.count, run.hw.clock_hz, run.hw.compute_efficiency, m_trace),
+        m_vector("vector", "vector unit", run.hw.vector.count, run.hw.clock_hz, 1.0, m_trace),
+        m_dma("dma", m_trace),
+        m_sram("sram", run.hw.sram),
+        m_dram("dram", run.hw.dram, m_trace) {
+    m_arrays.sram.bind(m_sram.socket);
+    m_vector.sram.bind(m_sram.socket);
+    m_dma.dram.bind(m_dram.socket);
+    SC_THREAD(execute);
+  }
+
+  const std::vector<ScOpResult>& results() const { return m_results; }
+  const ScTrace& trace() const { return m_trace; }
+
+ private:
+  void execute() {
+    tlm_utils::tlm_quantumkeeper qk;
+    qk.reset();
+    for (size_t i = 0; i < m_run.ops.size(); ++i) {
+      m_results.push_back(run_op(static_cast<int64_t>(i), qk));
+    }
+  }
+
+  ScOpResult run_op(int64_t i, tlm_utils::tlm_quantumkeeper& qk) {
+    const ScOp& op = m_run.ops[static_cast<size_t>(i)];
+    const TilePlan plan = op.gemm ? TilePlan::gemm(m_run.hw, op.g, op.a_unique_fraction, op.bytes_per_element)
+                                  : TilePlan::elementwise(m_run.hw, op.elements, op.ops_per_element,
+                                                          op.tensors_moved, op.bytes_per_element);
+    ScComputeUnit& units = op.gemm ? m_arrays : m_vector;
+    m_dram.set_op(i);
+    ScOpResult r;
+    const double read0 = m_dram.read_bytes(), write0 = m_dram.write_bytes(), sram0 = m_sram.bytes();
+    const sc_core::sc_time op_start = qk.get_current_time();
+    const int64_t n = plan.tiles();
+    if (n == 0) return r;
+    TileStep cur = plan.step(0);
+    sc_core::sc_time ready = m_dma.transfer(op_start, 0, cur.read_bytes, i);
+    int64_t prev_write = 0;
+    for (int64_t t = 0; t < n; ++t) {
+      m_sram.check_footprint(cur.footprint_bytes);
+      const TileStep next = t + 1 < n ? plan.step(t + 1) : TileStep{};
+      const sc_core::sc_time end = units.execute(ready, cur, i);
+      const sc_core::sc_time fetched = m_dma.transfer(ready, prev_write, next.read_bytes, i);
+      r.compute_s += (end - ready).to_seconds();
+      r.unit_cycles += static_cast<double>(cur.unit_cycles);
+      r.macs += cur.macs, r.vector_ops += cur.vector_ops;
+      prev_write = cur.write_bytes;
+      ready = std::max(end, fetched);
+      cur = next;
+      sync(qk, ready);
+    }
+    const sc_core::sc_time op_end = m_dma.transfer(ready, prev_write, 0, i);
+    sync(qk, op_end);
+    r.seconds = (op_end - op_start).to_seconds();
+    r.stall_s = r.seconds - r.compute_s;
+    r.dram_read_bytes = m_dram.read_bytes() - read0;
+    r.dram_write_bytes = m_dram.write_bytes() - write0;
+    r.sram_bytes = m_sram.bytes() - sram0;
+    r.tiles = static_cast<double>(n);
+    return r;
+  }
+
+  // Advance the executor's local time to `t`; hand control to the kernel once past the quantum.
+  static void sync(tlm_utils::tlm_quantumkeeper& qk, const sc_core::sc_time& t) {
+    qk.set(t - sc_core::sc_time_stamp());
+    if (qk.need_sync()) qk.sync();
+  }
+
+  const ScChipRun& m_run;
+  ScTrace m_trace;
+  ScComputeUnit m_arrays, m_vector;
+  ScDma m_dma;
+  ScSram m_sram;
+  ScDram m_dram;
+  std::vector<ScOpResult> m_results;
+};
+
+bool g_elaborated = false;
+
+}  // namespace
+
+std::vector<ScOpResult> run_chip_sc(const ScChipRun& run) {
+  if (g_elaborated) throw std::logic_error("run_chip_sc: SystemC allows one elaboration per process");
+  g_elaborated = true;
+  sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+  tlm::tlm_global_quantum::instance().set(sc_core::sc_time(run.quantum_s, sc_core::SC_SEC));
+  // Kept alive until the process ends: the kernel holds references to the modules.
+  auto* chip = new ScChipExecutor("chip", run);
+  sc_core::sc_start();
+  if (chip->results().size() != run.ops.size()) throw std::logic_error("run_chip_sc: the executor did not finish");
+  if (!run.trace_path.empty()) write_file_atomic(run.trace_path, chip->trace().json(run.op_names));
+  return chip->results();
+}
+
+std::vector<ScOpResult> run_chip_sc_forked(const ScChipRun& run) {
+  constexpr size_t kFields = sizeof(ScOpResult) / sizeof(double);
+  static_assert(sizeof(ScOpResult) == kFields * sizeof(double), "ScOpResult must be all doubles");
+  const std::vector<double> flat = run_forked([&run]() {
+    const std::vector<ScOpResult> res = run_chip_sc(run);
+    std::vector<double> v(res.size() * kFields);
+    if (!res.empty()) std::memcpy(v.data(), res.data(), v.size() * sizeof(double));
+    return v;
+  });
+  if (flat.size() != run.ops.size() * kFields) throw std::runtime_error("run_chip_sc_forked: short result");
+  std::vector<ScOpResult> out(run.ops.size());
+  if (!out.empty()) std::memcpy(static_cast<void*>(out.data()), flat.data(), flat.size() * sizeof(double));
+  return out;
+}
+
+}  // namespace kp

@@ -1,0 +1,203 @@
+#include "sim/tile_plan.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/fold_timing.h"
+
+namespace kp {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Largest multiple of `align` not above x (x itself when below align), and never above dim.
+int64_t fit(int64_t x, int64_t dim, int64_t align) {
+  x = std::min(x, dim);
+  if (x > align) x -= x % align;
+  return std::max<int64_t>(x, 1);
+}
+
+}  // namespace
+
+int64_t dram_bursts_on_busiest_channel(int64_t bytes, int64_t channels) {
+  return ceil_div(ceil_div(bytes, kDramBurstBytes), channels);
+}
+
+double dram_batch_s(const DramSpec& dram, const int64_t* transfer_bytes, int n_transfers) {
+  int64_t bursts = 0;
+  for (int i = 0; i < n_transfers; ++i)
+    if (transfer_bytes[i] > 0) bursts += dram_bursts_on_busiest_channel(transfer_bytes[i], dram.channels);
+  if (bursts == 0) return 0;
+  const double channel_bw = dram.bandwidth_bytes_per_s / static_cast<double>(dram.channels);
+  return dram.latency_s + static_cast<double>(bursts * kDramBurstBytes) / channel_bw;
+}
+
+TilePlan TilePlan::gemm(const HardwareSpec& hw, const GemmDims& g, double a_unique_fraction, int64_t bpe) {
+  TilePlan p;
+  p.m_hw = &hw, p.m_gemm = true, p.m_g = g, p.m_afrac = a_unique_fraction, p.m_bpe = bpe;
+  if (g.m == 0 || g.n == 0 || g.k == 0) return p;
+  const SystolicArraySpec& a = hw.array;
+  // The array side each GEMM dimension maps on (fold_mapping): tiles are multiples of it.
+  const FoldMapping side = fold_mapping(a.dataflow, GemmShape{1, 2, 3});
+  const auto align = [&](int64_t which) {  // which: 1 = M, 2 = N, 3 = K
+    if (side.sr == which) return a.rows;
+    if (side.sc == which) return a.cols;
+    return int64_t{1};
+  };
+  const int64_t am = align(1), an = align(2), ak = align(3);
+  const double words = std::floor(hw.sram.capacity_bytes / static_cast<double>(bpe));
+  const double half = 0.5 * words;
+  const double M = static_cast<double>(g.m), N = static_cast<double>(g.n), K = static_cast<double>(g.k);
+  const auto fits = [&](int64_t m, int64_t n, int64_t k) {
+    return 2.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + static_cast<double>(m) * n) <= words;
+  };
+  const auto big_enough = [&](int64_t m, int64_t n, int64_t k) {
+    return m >= std::min(g.m, am) && n >= std::min(g.n, an) && k >= std::min(g.k, ak) && fits(m, n, k);
+  };
+  const auto floor_i = [](double x) { return static_cast<int64_t>(std::max(0.0, std::floor(x))); };
+  int64_t tm = g.m, tn = g.n, tk = g.k;
+  if (!fits(tm, tn, tk)) {
+    // 1: whole K and N, as many M rows as fit beside them.
+    tm = fit(floor_i((half - K * N) / (K + N)), g.m, am);
+    if (!big_enough(tm, tn, tk)) {
+      // 2: whole K, square output tiles t x t (2 (2 t K + t^2) <= words); a side clamped by the
+      // GEMM lets the other grow.
+      const int64_t t = floor_i(std::sqrt(K * K + half) - K);
+      tm = fit(t, g.m, am), tn = fit(t, g.n, an);
+      if (tm == g.m) tn = fit(floor_i((half - K * M) / (K + M)), g.n, an);
+      if (!big_enough(tm, tn, tk)) {
+        // 3: K split too: cubes, or squares in N x K beside a short M.
+        const int64_t c = floor_i(std::sqrt(words / 6.0));
+        tm = fit(c, g.m, am), tn = fit(c, g.n, an), tk = fit(c, g.k, ak);
+        if (tm == g.m) {
+          const int64_t s = floor_i(std::sqrt(M * M + half) - M);
+          tn = fit(s, g.n, an), tk = fit(s, g.k, ak);
+        }
+        while (!fits(tm, tn, tk) && (tm > 1 || tn > 1 || tk > 1)) {  // tiny SRAM: shrink the largest
+          int64_t& d = tm >= tn && tm >= tk ? tm : (tn >= tk ? tn : tk);
+          d = std::max<int64_t>(1, d / 2);
+        }
+      }
+    }
+  }
+  // Streaming: cut the dimension that maps on an array side (os: M on rows, ws: N on cols, is: M on
+  // cols), whose tiles are whole folds, so the split costs no fill or drain.
+  if (a.dataflow == Dataflow::WeightStationary) {
+    if (g.n >= kMinStreamTiles * an) tn = std::min(tn, fit(ceil_div(g.n, kMinStreamTiles), g.n, an));
+  } else if (g.m >= kMinStreamTiles * am) {
+    tm = std::min(tm, fit(ceil_div(g.m, kMinStreamTiles), g.m, am));
+  }
+  p.m_tm = tm, p.m_tn = tn, p.m_tk = tk;
+  p.m_nm = ceil_div(g.m, tm), p.m_nn = ceil_div(g.n, tn), p.m_nk = ceil_div(g.k, tk);
+  p.m_tiles = p.m_nm * p.m_nn * p.m_nk;
+  for (int c = 0; c < 8; ++c) {
+    const int64_t m = (c & 1) ? g.m - (p.m_nm - 1) * tm : tm;
+    const int64_t n = (c & 2) ? g.n - (p.m_nn - 1) * tn : tn;
+    const int64_t k = (c & 4) ? g.k - (p.m_nk - 1) * tk : tk;
+    p.m_class[c] = p.class_step(m, n, k);
+  }
+  return p;
+}
+
+TileStep TilePlan::class_step(int64_t m, int64_t n, int64_t k) const {
+  const HardwareSpec& hw = *m_hw;
+  const SystolicArraySpec& a = hw.array;
+  TileStep s;
+  const FoldTiming ft = fold_timing(a.dataflow, a.rows, a.cols, GemmShape{m, n, k});
+  s.unit_cycles = ceil_div(ft.folds, a.count) * ft.cycles_per_fold;  // folds spread over the arrays
+  s.units_busy = std::min(ft.folds, a.count);
+  s.footprint_bytes = 2.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + static_cast<double>(m) * n) *
+                      static_cast<double>(m_bpe);
+  s.macs = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
+  // SRAM feeds the array: each fold reads its operand tiles, the outputs are written once.
+  const double bpe = static_cast<double>(m_bpe);
+  s.sram_bytes = (static_cast<double>(m) * k * ceil_div(n, a.cols) + static_cast<double>(k) * n * ceil_div(m, a.rows) +
+                  static_cast<double>(m) * n) * bpe;
+  s.compute_s = std::max(static_cast<double>(s.unit_cycles) / (hw.clock_hz * hw.compute_efficiency),
+                         s.sram_bytes / hw.sram.bandwidth_bytes_per_s);
+  return s;
+}
+
+TileStep TilePlan::step(int64_t t) const { return m_gemm ? gemm_step(t) : chunk_step(t); }
+
+TileStep TilePlan::gemm_step(int64_t t) const {
+  const int64_t kk = t % m_nk, i = (t / m_nk) % m_nm, j = t / (m_nk * m_nm);
+  const bool em = i == m_nm - 1 && m_g.m % m_tm != 0, en = j == m_nn - 1 && m_g.n % m_tn != 0,
+             ek = kk == m_nk - 1 && m_g.k % m_tk != 0;
+  TileStep s = m_class[(em ? 1 : 0) | (en ? 2 : 0) | (ek ? 4 : 0)];
+  const int64_t m = em ? m_g.m - i * m_tm : m_tm, n = en ? m_g.n - j * m_tn : m_tn, k = ek ? m_g.k - kk * m_tk : m_tk;
+  const bool first = t == 0;
+  const bool a_new = first || m_nm * m_nk > 1;                  // A is resident only when it is one tile
+  const bool b_new = first || m_nk > 1 || (i == 0 && kk == 0);  // whole-K B stays across the M tiles
+  const double bpe = static_cast<double>(m_bpe);
+  if (a_new) s.read_bytes += static_cast<int64_t>(std::ceil(static_cast<double>(m) * k * bpe * m_afrac));
+  if (b_new) s.read_bytes += k * n * m_bpe;
+  if (kk == m_nk - 1) s.write_bytes = m * n * m_bpe;
+  return s;
+}
+
+TilePlan TilePlan::elementwise(const HardwareSpec& hw, double elements, double ops_per_element, double tensors_moved,
+                               int64_t bpe) {
+  TilePlan p;
+  p.m_hw = &hw, p.m_gemm = false, p.m_bpe = bpe;
+  if (elements <= 0) return p;
+  p.m_elements = elements, p.m_ops = ops_per_element;
+  // One tensor is written (when at least two move), the rest are read.
+  p.m_write_tensors = tensors_moved >= 2 ? 1 : 0;
+  p.m_read_tensors = tensors_moved - p.m_write_tensors;
+  const double tensors = std::max(tensors_moved, 1.0);
+  p.m_on_chip = elements * tensors * static_cast<double>(bpe) <= 0.5 * hw.sram.capacity_bytes;
+  if (p.m_on_chip) {
+    p.m_chunk = elements, p.m_tiles = 1;
+  } else {
+    p.m_chunk = std::max(1.0, std::floor(hw.sram.capacity_bytes / (2 * tensors * static_cast<double>(bpe))));
+    p.m_tiles = static_cast<int64_t>(std::ceil(elements / p.m_chunk));
+  }
+  return p;
+}
+
+TileStep TilePlan::chunk_step(int64_t t) const {
+  const HardwareSpec& hw = *m_hw;
+  TileStep s;
+  const double e = t + 1 == m_tiles ? m_elements - static_cast<double>(t) * m_chunk : m_chunk;
+  const double bpe = static_cast<double>(m_bpe);
+  s.vector_ops = e * m_ops;
+  const double lanes = static_cast<double>(hw.vector.lanes * hw.vector.count);
+  s.unit_cycles = static_cast<int64_t>(std::ceil(s.vector_ops / lanes));
+  s.units_busy = hw.vector.count;
+  // The vector unit reads and writes its operands in SRAM; off-chip tensors also cross DRAM.
+  s.sram_bytes = std::ceil(e * (m_read_tensors + m_write_tensors) * bpe);
+  s.footprint_bytes = (m_on_chip ? 1.0 : 2.0) * e * std::max(m_read_tensors + m_write_tensors, 1.0) * bpe;
+  s.compute_s = std::max(static_cast<double>(s.unit_cycles) / hw.clock_hz, s.sram_bytes / hw.sram.bandwidth_bytes_per_s);
+  if (!m_on_chip) {
+    s.read_bytes = static_cast<int64_t>(std::ceil(e * m_read_tensors * bpe));
+    s.write_bytes = static_cast<int64_t>(std::ceil(e * m_write_tensors * bpe));
+  }
+  return s;
+}
+
+TiledCost tile_pipeline(const TilePlan& plan, const DramSpec& dram) {
+  TiledCost c;
+  c.tiles = plan.tiles();
+  if (c.tiles == 0) return c;
+  TileStep cur = plan.step(0);
+  int64_t prev_write = 0;
+  c.seconds = dram_batch_s(dram, &cur.read_bytes, 1);
+  for (int64_t t = 0; t < c.tiles; ++t) {
+    const TileStep next = t + 1 < c.tiles ? plan.step(t + 1) : TileStep{};
+    const int64_t batch[2] = {prev_write, next.read_bytes};
+    c.seconds += std::max(cur.compute_s, dram_batch_s(dram, batch, 2));
+    c.compute_s += cur.compute_s;
+    c.unit_cycles += cur.unit_cycles;
+    c.read_bytes += static_cast<double>(cur.read_bytes);
+    c.write_bytes += static_cast<double>(cur.write_bytes);
+    c.sram_bytes += cur.sram_bytes, c.macs += cur.macs, c.vector_ops += cur.vector_ops;
+    prev_write = cur.write_bytes;
+    cur = next;
+  }
+  c.seconds += dram_batch_s(dram, &prev_write, 1);
+  c.stall_s = c.seconds - c.compute_s;
+  return c;
+}
+
+}  // namespace kp

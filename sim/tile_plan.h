@@ -1,0 +1,103 @@
+#pragma once
+// The one memory/traffic model of a chip, shared by the SystemC executor and the analytic twin:
+// how an op is cut into tiles that fit the on-chip SRAM, what each tile moves to and from DRAM,
+// and how long each tile computes. Contract: both fidelities walk exactly these tiles; they differ
+// only in how the tile pipeline is timed (events and DRAM channels in SystemC, a loop without
+// events in the twin). Everything here is closed form per tile; no allocation.
+//
+// GEMM C[M,N] = A[M,K] * B[K,N] (SCALE-Sim's mapping, core/lowering.h). Tiles (tm, tn, tk) are
+// walked N-tile outer, M-tile middle, K-tile inner; partial sums stay in SRAM until the last K tile
+// writes the output tile. SRAM footprint with double buffering of every operand:
+//   2 * (tm*tk + tk*tn + tm*tn) words <= capacity / bytes_per_element.
+// Tile choice (the classic blocking argument, Hong & Kung 1981): keep K whole and N whole when
+// they fit, so A is read once and B once per N tile; else square output tiles with whole K; else
+// cube tiles t = sqrt(words / 6). Tiles are multiples of the array side they map on, and the
+// dimension whose tiles are whole folds (os: M, ws: N, is: M) is cut into at least
+// kMinStreamTiles tiles when it spans that many folds, so the DMA has something to overlap (the
+// first fetch of an op is exposed) at no fill/drain cost. Re-reads: A is re-fetched for every N tile unless it is one
+// tile; B for every M tile when K is split (else once per N tile). Convolutions are implicit GEMMs:
+// an A tile moves a_unique_fraction of its im2col bytes (core/lowering.h).
+//
+// Elementwise work (vector unit): an op whose tensors fit in half the SRAM works in SRAM in one
+// tile; a larger one streams through DRAM in double-buffered chunks of
+// capacity / (2 * tensors * bytes) elements.
+#include <cstdint>
+
+#include "core/hw_spec.h"
+#include "core/lowering.h"
+
+namespace kp {
+
+constexpr int64_t kMinStreamTiles = 4;
+
+// One tile: its compute and what the DMA moves for it. Reads must land before the tile computes;
+// writes leave after it.
+struct TileStep {
+  int64_t unit_cycles = 0;   // array (fold timing over `count` arrays) or vector-unit cycles
+  int64_t units_busy = 0;    // arrays (or vector units) the tile occupies
+  double compute_s = 0;      // max(unit cycles / (clock * efficiency), SRAM port time)
+  int64_t read_bytes = 0, write_bytes = 0;  // DRAM
+  double sram_bytes = 0;     // whole bytes
+  double footprint_bytes = 0;  // SRAM the tile's double buffers occupy
+  double macs = 0, vector_ops = 0;
+};
+
+class TilePlan {
+ public:
+  // GEMM on the arrays; bytes_per_element of the operands.
+  static TilePlan gemm(const HardwareSpec& hw, const GemmDims& g, double a_unique_fraction, int64_t bytes_per_element);
+  // Elementwise op on the vector units.
+  static TilePlan elementwise(const HardwareSpec& hw, double elements, double ops_per_element, double tensors_moved,
+                              int64_t bytes_per_element);
+
+  int64_t tiles() const { return m_tiles; }
+  TileStep step(int64_t t) const;  // 0 <= t < tiles()
+  bool is_gemm() const { return m_gemm; }
+  // GEMM tile sizes and counts (for traces and tests).
+  int64_t tm() const { return m_tm; }
+  int64_t tn() const { return m_tn; }
+  int64_t tk() const { return m_tk; }
+  int64_t m_tiles_count() const { return m_nm; }
+  int64_t n_tiles_count() const { return m_nn; }
+  int64_t k_tiles_count() const { return m_nk; }
+
+ private:
+  TileStep gemm_step(int64_t t) const;
+  TileStep chunk_step(int64_t t) const;
+  TileStep class_step(int64_t m, int64_t n, int64_t k) const;
+
+  const HardwareSpec* m_hw = nullptr;
+  bool m_gemm = true;
+  int64_t m_tiles = 0;
+  // GEMM
+  GemmDims m_g;
+  double m_afrac = 1;
+  int64_t m_bpe = 2;
+  int64_t m_tm = 0, m_tn = 0, m_tk = 0, m_nm = 0, m_nn = 0, m_nk = 0;
+  TileStep m_class[8];  // compute of the (full/edge M, N, K) tile classes, traffic left zero
+  // Elementwise
+  double m_elements = 0, m_ops = 0, m_read_tensors = 0, m_write_tensors = 0, m_chunk = 0;
+  bool m_on_chip = false;
+};
+
+// DRAM transfer time of one DMA batch: the bytes are cut into kDramBurstBytes bursts interleaved
+// over the channels from channel 0; each channel serves its bursts at bandwidth / channels; the
+// batch's transfers are issued together, so one latency is paid. Returns 0 for no bytes.
+constexpr int64_t kDramBurstBytes = 64;  // one DDR4/LPDDR4 BL16 x32 or HBM2 pseudo-channel BL4 x 128-bit access
+int64_t dram_bursts_on_busiest_channel(int64_t bytes, int64_t channels);
+double dram_batch_s(const DramSpec& dram, const int64_t* transfer_bytes, int n_transfers);
+
+// The op's timeline in the twin: a double-buffered, lock-step tile pipeline. Tile 0's reads are
+// fetched first (exposed); while tile t computes, the DMA writes tile t-1's outputs and reads tile
+// t+1's operands (one batch, dram_batch_s); tile t+1 starts when both are done (a stall when the DMA
+// is late); the last tile's outputs are written before the op ends (the next op reads them).
+//   seconds = dma(R_0) + sum_t max(c_t, dma(W_{t-1} + R_{t+1})) + dma(W_last)
+struct TiledCost {
+  double seconds = 0, compute_s = 0, stall_s = 0;  // stall_s = seconds - compute_s (exposed DMA)
+  int64_t unit_cycles = 0;                         // sum of the tiles' array / vector cycles
+  double read_bytes = 0, write_bytes = 0, sram_bytes = 0, macs = 0, vector_ops = 0;
+  int64_t tiles = 0;
+};
+TiledCost tile_pipeline(const TilePlan& plan, const DramSpec& dram);
+
+}  // namespace kp

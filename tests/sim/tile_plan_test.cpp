@@ -1,0 +1,108 @@
+// The shared tile plan and the twin's tile pipeline against hand-computed schedules.
+#include "sim/tile_plan.h"
+
+#include <gtest/gtest.h>
+
+#include "sim/analytic/chip_analytic.h"
+
+namespace kp {
+namespace {
+
+// A toy chip: one 4x4 ws array at 1 GHz, 1-byte words, 4 vector lanes, DRAM 1 B/ns on one channel
+// with no latency (a 64-byte burst takes 64 ns), SRAM ports never the bound.
+HardwareSpec toy(double sram_bytes) {
+  HardwareSpec hw;
+  hw.clock_hz = 1e9;
+  hw.array = {4, 4, 1, Dataflow::WeightStationary, 1};
+  hw.vector = {4, 1};
+  hw.sram = {sram_bytes, 1e12, 4};
+  hw.dram = {"ddr4", 1e12, 1e9, 0, 1};
+  return hw;
+}
+
+// 8x8x8 fits whole (2 x 192 B <= 1000 B): one tile; ws folds: K=8 -> 2 row folds, N=8 -> 2 column
+// folds, 2R + C + T - 2 = 18 cycles each: 72 ns. A + B = 128 B (2 bursts) in, C = 64 B out.
+TEST(TilePlan, GemmThatFitsIsOneTile) {
+  const HardwareSpec hw = toy(1000);
+  const TilePlan p = TilePlan::gemm(hw, {8, 8, 8}, 1.0, 1);
+  ASSERT_EQ(p.tiles(), 1);
+  const TiledCost c = tile_pipeline(p, hw.dram);
+  EXPECT_EQ(c.unit_cycles, 72);
+  EXPECT_DOUBLE_EQ(c.read_bytes, 128);
+  EXPECT_DOUBLE_EQ(c.write_bytes, 64);
+  EXPECT_NEAR(c.seconds, (128 + 72 + 64) * 1e-9, 1e-18);
+  EXPECT_NEAR(c.stall_s, 192e-9, 1e-18);
+}
+
+// With 200 B of SRAM, whole K and N leave (100 - 64) / 16 = 2 rows of A: four 2x8x8 tiles of
+// 4 folds x 12 cycles. B is read once (whole K stays resident), A tiles of 16 B every tile, outputs
+// of 16 B after each. Pipeline: R0 = 80 B (128 ns); tile 0 max(48, R1 64) = 64; tiles 1, 2
+// max(48, W + R = 128) = 128; tile 3 max(48, W2 64) = 64; final write 64: 576 ns.
+TEST(TilePlan, GemmSpillsIntoMTilesAndStallsOnTheDma) {
+  const HardwareSpec hw = toy(200);
+  const TilePlan p = TilePlan::gemm(hw, {8, 8, 8}, 1.0, 1);
+  EXPECT_EQ(p.tm(), 2);
+  EXPECT_EQ(p.tn(), 8);
+  EXPECT_EQ(p.tk(), 8);
+  ASSERT_EQ(p.tiles(), 4);
+  EXPECT_EQ(p.step(0).read_bytes, 80);
+  EXPECT_EQ(p.step(1).read_bytes, 16);
+  EXPECT_EQ(p.step(2).write_bytes, 16);
+  const TiledCost c = tile_pipeline(p, hw.dram);
+  EXPECT_EQ(c.unit_cycles, 4 * 48);
+  EXPECT_DOUBLE_EQ(c.read_bytes, 128);
+  EXPECT_DOUBLE_EQ(c.write_bytes, 64);
+  EXPECT_NEAR(c.seconds, 576e-9, 1e-18);
+  for (int64_t t = 0; t < p.tiles(); ++t) EXPECT_LE(p.step(t).footprint_bytes, 200);
+}
+
+// Implicit GEMM: an A tile moves a_unique_fraction of its bytes (rounded up per tile).
+TEST(TilePlan, ImplicitGemmMovesTheTensorNotTheIm2colView) {
+  const HardwareSpec hw = toy(1000);
+  const TilePlan p = TilePlan::gemm(hw, {8, 8, 9}, 1.0 / 9, 1);
+  ASSERT_EQ(p.tiles(), 1);
+  EXPECT_EQ(p.step(0).read_bytes, 8 + 9 * 8);
+}
+
+// A weight-gradient GEMM (K = batch x pixels) far larger than SRAM: traffic is linear in the batch.
+TEST(TilePlan, BlockedTrafficIsLinearInTheBatch) {
+  HardwareSpec hw = toy(512 * 1024);
+  hw.array = {32, 32, 1, Dataflow::WeightStationary, 1};
+  const TiledCost c1 = tile_pipeline(TilePlan::gemm(hw, {1152, 128, 32 * 1024}, 1.0, 1), hw.dram);
+  const TiledCost c2 = tile_pipeline(TilePlan::gemm(hw, {1152, 128, 64 * 1024}, 1.0, 1), hw.dram);
+  EXPECT_DOUBLE_EQ(c2.read_bytes, 2 * c1.read_bytes);
+  EXPECT_DOUBLE_EQ(c2.write_bytes, c1.write_bytes);
+  EXPECT_GE(c1.read_bytes, 1152.0 * 32 * 1024 + 32.0 * 1024 * 128);
+}
+
+// 100 elements x 2 tensors fit in half of 1000 B: one SRAM-resident tile, ceil(200 / 4) = 50 cycles.
+// 1000 elements stream in chunks of 1000 / (2 x 2) = 250: reads and writes of 250 B (4 bursts,
+// 256 ns) around 125-cycle computes: 256 + 256 + 512 + 512 + 256 + 256 = 2048 ns.
+TEST(TilePlan, ElementwiseOnChipOrStreamed) {
+  const HardwareSpec hw = toy(1000);
+  const TiledCost on = tile_pipeline(TilePlan::elementwise(hw, 100, 2, 2, 1), hw.dram);
+  EXPECT_EQ(on.tiles, 1);
+  EXPECT_EQ(on.unit_cycles, 50);
+  EXPECT_DOUBLE_EQ(on.read_bytes + on.write_bytes, 0);
+  EXPECT_NEAR(on.seconds, 50e-9, 1e-18);
+  const TiledCost st = tile_pipeline(TilePlan::elementwise(hw, 1000, 2, 2, 1), hw.dram);
+  EXPECT_EQ(st.tiles, 4);
+  EXPECT_EQ(st.unit_cycles, 500);
+  EXPECT_DOUBLE_EQ(st.read_bytes, 1000);
+  EXPECT_DOUBLE_EQ(st.write_bytes, 1000);
+  EXPECT_NEAR(st.seconds, 2048e-9, 1e-18);
+}
+
+// Bursts interleave over channels from channel 0; one latency per DMA batch.
+TEST(TilePlan, DramBatchTime) {
+  DramSpec d{"hbm2", 1e12, 8e9, 100e-9, 4};  // 2 B/ns per channel: a burst takes 32 ns
+  const int64_t one[1] = {64 * 9};           // 9 bursts: 3 on channel 0
+  EXPECT_NEAR(dram_batch_s(d, one, 1), 100e-9 + 3 * 32e-9, 1e-18);
+  const int64_t two[2] = {64, 64 * 4};       // 1 + 1 bursts on channel 0
+  EXPECT_NEAR(dram_batch_s(d, two, 2), 100e-9 + 2 * 32e-9, 1e-18);
+  const int64_t none[1] = {0};
+  EXPECT_EQ(dram_batch_s(d, none, 1), 0);
+}
+
+}  // namespace
+}  // namespace kp
