@@ -5,6 +5,8 @@
 #include "core/config_error.h"
 #include "core/json_writer.h"
 #include "sim/analytic/collective_analytic.h"
+#include "sim/layer_json.h"
+#include "sim/systemc/systemc_update.h"
 #include "tools/cli_common.h"
 #include "tools/report/report_writer.h"
 #include "tools/study/case_loader.h"
@@ -13,7 +15,7 @@ namespace kp {
 
 int run_simulate(const Args& args) {
   po::options_description desc("simulate options");
-  std::string hw, workload, fidelity, format;
+  std::string hw, workload, fidelity, format, trace;
   int64_t batch = 0, learners = 0;
   std::vector<std::string> sets;
   desc.add_options()("hw", po::value(&hw)->required(), "hardware YAML")(
@@ -22,6 +24,7 @@ int run_simulate(const Args& args) {
       "learners", po::value(&learners)->default_value(1), "learners (chips) P")(
       "fidelity", po::value(&fidelity)->default_value("analytic"), "analytic|systemc")(
       "format", po::value(&format)->default_value("text"), "text|json")(
+      "trace", po::value(&trace), "systemc: write a Chrome/Perfetto trace-event timeline (JSON) here")(
       "set", po::value(&sets)->composing(), "dotted.key=value override (repeatable)");
   po::variables_map vm;
   if (!parse_options("simulate", "kneepoint simulate --hw F --workload F --batch M [--learners P]", args,
@@ -37,6 +40,11 @@ int run_simulate(const Args& args) {
   if (const std::string why = learners_problem(c.hw.interconnect, learners); !why.empty())
     throw ConfigError("--learners", why);
   const auto model = make_update_model(c, fidelity);
+  if (!trace.empty()) {
+    auto* sc = dynamic_cast<SystemcUpdate*>(model.get());
+    if (!sc) throw ConfigError("--trace", "a timeline needs --fidelity systemc, got " + fidelity);
+    sc->set_trace_file(trace);
+  }
   std::vector<LayerRecord> layers;
   const UpdateResult r = model->simulate(batch, learners, &layers);
   const UpdateBreakdown& b = r.breakdown;
@@ -55,6 +63,7 @@ int run_simulate(const Args& args) {
       j.begin_object().key("name").value(l.name).key("phase").value(phase_name(l.phase));
       j.key("m").value(l.gemm.m).key("n").value(l.gemm.n).key("k").value(l.gemm.k);
       j.key("cycles").value(l.cycles).key("utilization").value(l.utilization).key("seconds").value(l.seconds);
+      write_layer_detail(j, l);
       j.end_object();
     }
     j.end_array().end_object();
