@@ -82,8 +82,12 @@ TilePlan TilePlan::gemm(const HardwareSpec& hw, const GemmDims& g, double a_uniq
   }
   // Streaming: cut the dimension that maps on an array side (os: M on rows, ws: N on cols, is: M on
   // cols), whose tiles are whole folds, so the split costs no fill or drain.
+  // ws with too few weight columns streams M instead (its T): each cut repeats the fold's fill and
+  // drain, so only when a tile still streams 8x longer than that (<= 1/8 overhead).
   if (a.dataflow == Dataflow::WeightStationary) {
+    const int64_t fill = 2 * a.rows + a.cols - 2;
     if (g.n >= kMinStreamTiles * an) tn = std::min(tn, fit(ceil_div(g.n, kMinStreamTiles), g.n, an));
+    else if (ceil_div(g.m, kMinStreamTiles) >= 8 * fill) tm = std::min(tm, ceil_div(g.m, kMinStreamTiles));
   } else if (g.m >= kMinStreamTiles * am) {
     tm = std::min(tm, fit(ceil_div(g.m, kMinStreamTiles), g.m, am));
   }

@@ -14,7 +14,8 @@
 // cube tiles t = sqrt(words / 6). Tiles are multiples of the array side they map on, and the
 // dimension whose tiles are whole folds (os: M, ws: N, is: M) is cut into at least
 // kMinStreamTiles tiles when it spans that many folds, so the DMA has something to overlap (the
-// first fetch of an op is exposed) at no fill/drain cost. Re-reads: A is re-fetched for every N tile unless it is one
+// first fetch of an op is exposed) at no fill/drain cost; ws with few weight columns cuts its
+// streamed M instead when each tile streams >= 8x the fold's fill and drain. Re-reads: A is re-fetched for every N tile unless it is one
 // tile; B for every M tile when K is split (else once per N tile). Convolutions are implicit GEMMs:
 // an A tile moves a_unique_fraction of its im2col bytes (core/lowering.h).
 //

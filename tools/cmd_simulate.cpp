@@ -1,4 +1,6 @@
 // kneepoint simulate: one update T_update(M, P) with its breakdown and per-layer GEMMs.
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
 
@@ -43,6 +45,10 @@ int run_simulate(const Args& args) {
   if (!trace.empty()) {
     auto* sc = dynamic_cast<SystemcUpdate*>(model.get());
     if (!sc) throw ConfigError("--trace", "a timeline needs --fidelity systemc, got " + fidelity);
+    const size_t slash = trace.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : trace.substr(0, slash));
+    if (::access(dir.c_str(), W_OK) != 0)
+      throw ConfigError("--trace", "expected a file in a writable folder, got \"" + trace + "\"");
     sc->set_trace_file(trace);
   }
   std::vector<LayerRecord> layers;
