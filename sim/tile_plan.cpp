@@ -157,6 +157,7 @@ TilePlan TilePlan::elementwise(const HardwareSpec& hw, double elements, double o
     p.m_chunk = std::max(1.0, std::floor(hw.sram.capacity_bytes / (2 * tensors * static_cast<double>(bpe))));
     p.m_tiles = static_cast<int64_t>(std::ceil(elements / p.m_chunk));
   }
+  p.m_nn = p.m_nm = 1, p.m_nk = p.m_tiles;  // chunks along one dimension (tile_pipeline)
   return p;
 }
 
@@ -180,26 +181,49 @@ TileStep TilePlan::chunk_step(int64_t t) const {
   return s;
 }
 
+namespace {
+
+// Calls f(index, multiplicity) for representatives of 0..n-1 along one tile dimension: indices
+// 1 .. n-3 have the same neighbours and sizes (full tiles whose previous and next are full), so one
+// stands for all of them.
+template <typename F>
+void representatives(int64_t n, F&& f) {
+  if (n <= 4) {
+    for (int64_t x = 0; x < n; ++x) f(x, 1);
+    return;
+  }
+  f(0, 1), f(1, n - 3), f(n - 2, 1), f(n - 1, 1);
+}
+
+}  // namespace
+
+// Closed form over the tile grid: a tile's term depends only on its own sizes and on its previous
+// and next tile, so the (N, M, K) grid reduces to at most 4 x 4 x 4 representative tiles with
+// multiplicities; the cost does not grow with the batch.
 TiledCost tile_pipeline(const TilePlan& plan, const DramSpec& dram) {
   TiledCost c;
   c.tiles = plan.tiles();
   if (c.tiles == 0) return c;
-  TileStep cur = plan.step(0);
-  int64_t prev_write = 0;
-  c.seconds = dram_batch_s(dram, &cur.read_bytes, 1);
-  for (int64_t t = 0; t < c.tiles; ++t) {
-    const TileStep next = t + 1 < c.tiles ? plan.step(t + 1) : TileStep{};
-    const int64_t batch[2] = {prev_write, next.read_bytes};
-    c.seconds += std::max(cur.compute_s, dram_batch_s(dram, batch, 2));
-    c.compute_s += cur.compute_s;
-    c.unit_cycles += cur.unit_cycles;
-    c.read_bytes += static_cast<double>(cur.read_bytes);
-    c.write_bytes += static_cast<double>(cur.write_bytes);
-    c.sram_bytes += cur.sram_bytes, c.macs += cur.macs, c.vector_ops += cur.vector_ops;
-    prev_write = cur.write_bytes;
-    cur = next;
-  }
-  c.seconds += dram_batch_s(dram, &prev_write, 1);
+  const int64_t nn = plan.n_tiles_count(), nm = plan.m_tiles_count(), nk = plan.k_tiles_count();
+  const auto add_tile = [&](int64_t t, int64_t mult) {
+    const TileStep cur = plan.step(t);
+    const int64_t batch[2] = {t > 0 ? plan.step(t - 1).write_bytes : 0,
+                              t + 1 < c.tiles ? plan.step(t + 1).read_bytes : 0};
+    const double m = static_cast<double>(mult);
+    c.seconds += m * std::max(cur.compute_s, dram_batch_s(dram, batch, 2));
+    c.compute_s += m * cur.compute_s;
+    c.unit_cycles += mult * cur.unit_cycles;
+    c.read_bytes += m * static_cast<double>(cur.read_bytes);
+    c.write_bytes += m * static_cast<double>(cur.write_bytes);
+    c.sram_bytes += m * cur.sram_bytes, c.macs += m * cur.macs, c.vector_ops += m * cur.vector_ops;
+  };
+  representatives(nn, [&](int64_t j, int64_t mj) {
+    representatives(nm, [&](int64_t i, int64_t mi) {
+      representatives(nk, [&](int64_t kk, int64_t mk) { add_tile((j * nm + i) * nk + kk, mj * mi * mk); });
+    });
+  });
+  const int64_t first_read = plan.step(0).read_bytes, last_write = plan.step(c.tiles - 1).write_bytes;
+  c.seconds += dram_batch_s(dram, &first_read, 1) + dram_batch_s(dram, &last_write, 1);
   c.stall_s = c.seconds - c.compute_s;
   return c;
 }

@@ -54,7 +54,8 @@ class TilePlan {
   int64_t tiles() const { return m_tiles; }
   TileStep step(int64_t t) const;  // 0 <= t < tiles()
   bool is_gemm() const { return m_gemm; }
-  // GEMM tile sizes and counts (for traces and tests).
+  // GEMM tile sizes and counts; tile t = (n_tile * m_tiles + m_tile) * k_tiles + k_tile. Elementwise
+  // chunks count along K.
   int64_t tm() const { return m_tm; }
   int64_t tn() const { return m_tn; }
   int64_t tk() const { return m_tk; }
@@ -88,7 +89,8 @@ constexpr int64_t kDramBurstBytes = 64;  // one DDR4/LPDDR4 BL16 x32 or HBM2 pse
 int64_t dram_bursts_on_busiest_channel(int64_t bytes, int64_t channels);
 double dram_batch_s(const DramSpec& dram, const int64_t* transfer_bytes, int n_transfers);
 
-// The op's timeline in the twin: a double-buffered, lock-step tile pipeline. Tile 0's reads are
+// The op's timeline in the twin, in closed form over the tile grid (constant time whatever the
+// number of tiles): a double-buffered, lock-step tile pipeline. Tile 0's reads are
 // fetched first (exposed); while tile t computes, the DMA writes tile t-1's outputs and reads tile
 // t+1's operands (one batch, dram_batch_s); tile t+1 starts when both are done (a stall when the DMA
 // is late); the last tile's outputs are written before the op ends (the next op reads them).

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "sim/analytic/chip_analytic.h"
 
 namespace kp {
@@ -102,6 +104,35 @@ TEST(TilePlan, DramBatchTime) {
   EXPECT_NEAR(dram_batch_s(d, two, 2), 100e-9 + 2 * 32e-9, 1e-18);
   const int64_t none[1] = {0};
   EXPECT_EQ(dram_batch_s(d, none, 1), 0);
+}
+
+// The closed form (representative tiles with multiplicities) equals walking every tile.
+double walk_every_tile(const TilePlan& p, const DramSpec& d) {
+  double s = 0;
+  for (int64_t t = 0; t < p.tiles(); ++t) {
+    const int64_t batch[2] = {t > 0 ? p.step(t - 1).write_bytes : 0, t + 1 < p.tiles() ? p.step(t + 1).read_bytes : 0};
+    s += std::max(p.step(t).compute_s, dram_batch_s(d, batch, 2));
+  }
+  const int64_t r0 = p.step(0).read_bytes, wl = p.step(p.tiles() - 1).write_bytes;
+  return s + dram_batch_s(d, &r0, 1) + dram_batch_s(d, &wl, 1);
+}
+
+TEST(TilePlan, ClosedFormEqualsWalkingEveryTile) {
+  for (double sram : {300.0, 2000.0, 20000.0}) {
+    for (Dataflow df : {Dataflow::OutputStationary, Dataflow::WeightStationary, Dataflow::InputStationary}) {
+      HardwareSpec hw = toy(sram);
+      hw.array.dataflow = df;
+      hw.dram.channels = 3, hw.dram.latency_s = 7e-9;
+      for (const GemmDims g : {GemmDims{37, 29, 53}, GemmDims{301, 7, 999}, GemmDims{5, 203, 411}, GemmDims{999, 64, 9}}) {
+        const TilePlan p = TilePlan::gemm(hw, g, 0.5, 1);
+        const TiledCost c = tile_pipeline(p, hw.dram);
+        EXPECT_NEAR(c.seconds, walk_every_tile(p, hw.dram), 1e-12 * c.seconds) << p.tiles() << " tiles";
+        EXPECT_DOUBLE_EQ(c.macs, static_cast<double>(g.m) * g.n * g.k);
+      }
+      const TilePlan e = TilePlan::elementwise(hw, 12345, 3, 2.5, 2);
+      EXPECT_NEAR(tile_pipeline(e, hw.dram).seconds, walk_every_tile(e, hw.dram), 1e-12 * walk_every_tile(e, hw.dram));
+    }
+  }
 }
 
 }  // namespace
