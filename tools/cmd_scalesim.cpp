@@ -1,7 +1,8 @@
 // `kneepoint scalesim -c CONFIG.cfg -t TOPOLOGY.csv [-i conv|gemm] [-o DIR]`: reads SCALE-Sim v2's
-// config and topology formats, times every layer with the closed-form fold model (SCALE-Sim-exact
-// when the interface bandwidth is CALC; a per-fold DRAM stall estimate when USER, see
-// sim/scalesim/stall_model.h) and writes DIR/COMPUTE_REPORT.csv with SCALE-Sim's columns.
+// config and topology formats, times every layer on the SystemC systolic-array model in a forked
+// worker (sim/systemc/scalesim_sc.h: SCALE-Sim-exact when the interface bandwidth is CALC; the
+// simulated double-buffered DMA stalls when USER, see sim/scalesim/stall_model.h for how they
+// differ from SCALE-Sim's) and writes DIR/COMPUTE_REPORT.csv with SCALE-Sim's columns.
 #include <boost/program_options.hpp>
 
 #include <cstdio>
@@ -12,7 +13,7 @@
 
 #include "core/atomic_file.h"
 #include "core/config_error.h"
-#include "sim/scalesim/scalesim_run.h"
+#include "sim/systemc/scalesim_sc.h"
 #include "tools/cli_common.h"
 #include "tools/commands.h"
 
@@ -43,7 +44,7 @@ void print_table(std::ostream& out, const ScaleSimConfig& cfg, const std::vector
     out << line;
   }
   if (cfg.interface_bandwidth == InterfaceBandwidth::User) {
-    out << "stall cycles: per-fold double-buffered DRAM estimate, not SCALE-Sim's trace replay\n";
+    out << "stall cycles: SystemC model, per-fold double-buffered DMA, not SCALE-Sim's trace replay\n";
   }
 }
 
@@ -68,7 +69,7 @@ int run_scalesim(const Args& args) {
   const ScaleSimConfig cfg = read_scalesim_config(config_path);
   const auto layers =
       read_scalesim_topology(topology_path, mode == "gemm" ? TopologyFormat::Gemm : TopologyFormat::Conv);
-  const auto results = simulate_scalesim(cfg, layers);
+  const auto results = simulate_scalesim_sc(cfg, layers);  // the SystemC model, in a forked worker
 
   std::vector<ComputeReportRow> rows;
   rows.reserve(results.size());

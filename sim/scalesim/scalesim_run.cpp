@@ -29,19 +29,31 @@ void scalesim_fold_averages(const ScaleSimConfig& cfg, const GemmShape& gemm, co
 
 }  // namespace
 
+DramInterfaceSpec scalesim_dram_interface(const ScaleSimConfig& config) {
+  DramInterfaceSpec dram;
+  dram.ifmap_sram_words = config.ifmap_sram_kb * 1024;
+  dram.filter_sram_words = config.filter_sram_kb * 1024;
+  dram.ofmap_sram_words = config.ofmap_sram_kb * 1024;
+  dram.bandwidth_words_per_cycle = config.bandwidth_words_per_cycle;
+  return dram;
+}
+
 ScaleSimLayerResult simulate_scalesim_layer(const ScaleSimConfig& config, const ScaleSimLayer& layer,
                                             int64_t layer_id) {
+  StallEstimate stalls;
+  if (config.interface_bandwidth == InterfaceBandwidth::User) {
+    stalls = estimate_dram_stalls(config.dataflow, config.array_height, config.array_width, layer.gemm,
+                                  scalesim_dram_interface(config));
+  }
+  return scalesim_layer_with_stalls(config, layer, layer_id, stalls);
+}
+
+ScaleSimLayerResult scalesim_layer_with_stalls(const ScaleSimConfig& config, const ScaleSimLayer& layer,
+                                               int64_t layer_id, const StallEstimate& stalls) {
   const int64_t rows = config.array_height, cols = config.array_width;
   ScaleSimLayerResult r;
   r.timing = fold_timing(config.dataflow, rows, cols, layer.gemm);
-  if (config.interface_bandwidth == InterfaceBandwidth::User) {
-    DramInterfaceSpec dram;
-    dram.ifmap_sram_words = config.ifmap_sram_kb * 1024;  // 1-byte words, as SCALE-Sim
-    dram.filter_sram_words = config.filter_sram_kb * 1024;
-    dram.ofmap_sram_words = config.ofmap_sram_kb * 1024;
-    dram.bandwidth_words_per_cycle = config.bandwidth_words_per_cycle;
-    r.stalls = estimate_dram_stalls(config.dataflow, rows, cols, layer.gemm, dram);
-  }
+  r.stalls = stalls;
   const int64_t total = r.timing.total_cycles + r.stalls.stall_cycles;
   const double pes = static_cast<double>(rows) * static_cast<double>(cols);
   r.report.layer_id = layer_id;

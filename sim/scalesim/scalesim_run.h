@@ -21,6 +21,11 @@ struct ScaleSimLayerResult {
 
 ScaleSimLayerResult simulate_scalesim_layer(const ScaleSimConfig& config, const ScaleSimLayer& layer,
                                             int64_t layer_id);
+// The report of a layer whose stall cycles come from elsewhere (the SystemC model, scalesim_sc.h).
+ScaleSimLayerResult scalesim_layer_with_stalls(const ScaleSimConfig& config, const ScaleSimLayer& layer,
+                                               int64_t layer_id, const StallEstimate& stalls);
+// The DRAM interface of a USER-mode config (1-byte words, as SCALE-Sim).
+DramInterfaceSpec scalesim_dram_interface(const ScaleSimConfig& config);
 std::vector<ScaleSimLayerResult> simulate_scalesim(const ScaleSimConfig& config,
                                                    const std::vector<ScaleSimLayer>& layers);
 

@@ -22,4 +22,5 @@ set(KP_SIM_SYSTEMC_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/../systemc/sc_dma.cpp
   ${CMAKE_CURRENT_LIST_DIR}/../systemc/sc_compute_unit.cpp
   ${CMAKE_CURRENT_LIST_DIR}/../systemc/chip_executor.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/../systemc/scalesim_sc.cpp
 )
