@@ -106,32 +106,56 @@ bool g_elaborated = false;
 
 }  // namespace
 
-std::vector<ScOpResult> run_chip_sc(const ScChipRun& run) {
+std::vector<std::vector<ScOpResult>> run_chip_sc(const std::vector<ScChipRun>& runs) {
   if (g_elaborated) throw std::logic_error("run_chip_sc: SystemC allows one elaboration per process");
   g_elaborated = true;
+  if (runs.empty()) return {};
   sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
-  tlm::tlm_global_quantum::instance().set(sc_core::sc_time(run.quantum_s, sc_core::SC_SEC));
+  tlm::tlm_global_quantum::instance().set(sc_core::sc_time(runs[0].quantum_s, sc_core::SC_SEC));
   // Kept alive until the process ends: the kernel holds references to the modules.
-  auto* chip = new ScChipExecutor("chip", run);
+  std::vector<ScChipExecutor*> chips;
+  for (size_t r = 0; r < runs.size(); ++r)
+    chips.push_back(new ScChipExecutor(("chip" + std::to_string(r)).c_str(), runs[r]));
   sc_core::sc_start();
-  if (chip->results().size() != run.ops.size()) throw std::logic_error("run_chip_sc: the executor did not finish");
-  if (!run.trace_path.empty()) write_file_atomic(run.trace_path, chip->trace().json(run.op_names));
-  return chip->results();
-}
-
-std::vector<ScOpResult> run_chip_sc_forked(const ScChipRun& run) {
-  constexpr size_t kFields = sizeof(ScOpResult) / sizeof(double);
-  static_assert(sizeof(ScOpResult) == kFields * sizeof(double), "ScOpResult must be all doubles");
-  const std::vector<double> flat = run_forked([&run]() {
-    const std::vector<ScOpResult> res = run_chip_sc(run);
-    std::vector<double> v(res.size() * kFields);
-    if (!res.empty()) std::memcpy(v.data(), res.data(), v.size() * sizeof(double));
-    return v;
-  });
-  if (flat.size() != run.ops.size() * kFields) throw std::runtime_error("run_chip_sc_forked: short result");
-  std::vector<ScOpResult> out(run.ops.size());
-  if (!out.empty()) std::memcpy(static_cast<void*>(out.data()), flat.data(), flat.size() * sizeof(double));
+  std::vector<std::vector<ScOpResult>> out;
+  for (size_t r = 0; r < runs.size(); ++r) {
+    if (chips[r]->results().size() != runs[r].ops.size()) throw std::logic_error("run_chip_sc: a chip did not finish");
+    if (!runs[r].trace_path.empty()) write_file_atomic(runs[r].trace_path, chips[r]->trace().json(runs[r].op_names));
+    out.push_back(chips[r]->results());
+  }
   return out;
 }
+
+std::vector<std::vector<ScOpResult>> run_chip_sc_pool(const std::vector<ScChipRun>& runs, int workers) {
+  constexpr size_t kFields = sizeof(ScOpResult) / sizeof(double);
+  static_assert(sizeof(ScOpResult) == kFields * sizeof(double), "ScOpResult must be all doubles");
+  if (runs.empty()) return {};
+  const size_t n = std::min(runs.size(), static_cast<size_t>(std::max(workers, 1)));
+  const auto flat = run_forked_pool(static_cast<int>(n), [&](int w) {
+    std::vector<ScChipRun> mine;
+    for (size_t r = static_cast<size_t>(w); r < runs.size(); r += n) mine.push_back(runs[r]);
+    std::vector<double> v;
+    for (const std::vector<ScOpResult>& res : run_chip_sc(mine)) {
+      const size_t at = v.size();
+      v.resize(at + res.size() * kFields);
+      if (!res.empty()) std::memcpy(&v[at], res.data(), res.size() * kFields * sizeof(double));
+    }
+    return v;
+  });
+  std::vector<std::vector<ScOpResult>> out(runs.size());
+  for (size_t w = 0; w < n; ++w) {
+    size_t at = 0;
+    for (size_t r = w; r < runs.size(); r += n) {
+      const size_t len = runs[r].ops.size() * kFields;
+      if (at + len > flat[w].size()) throw std::runtime_error("run_chip_sc_pool: short result from a worker");
+      out[r].resize(runs[r].ops.size());
+      if (len > 0) std::memcpy(static_cast<void*>(out[r].data()), &flat[w][at], len * sizeof(double));
+      at += len;
+    }
+  }
+  return out;
+}
+
+std::vector<ScOpResult> run_chip_sc_forked(const ScChipRun& run) { return run_chip_sc_pool({run}, 1)[0]; }
 
 }  // namespace kp

@@ -13,8 +13,11 @@
 // do not depend on the quantum (tested). The kernel cost is a few function calls per tile, not a
 // context switch per cycle. The time resolution is 1 fs.
 //
-// One elaboration per process (a SystemC limit): run_chip_sc() must be called at most once per
-// process; run_chip_sc_forked() runs it in a forked child so that any process may call it again.
+// One elaboration per process (a SystemC limit): run_chip_sc() elaborates one independent chip per
+// run, simulates them in one sc_start() and must be called at most once per process;
+// run_chip_sc_pool() spreads runs over forked workers (every workers-th run each, so long and short
+// runs mix), so that any process may call it again and a sweep of many configurations pays one
+// elaboration per worker. This is the path every multi-point command uses for the systemc fidelity.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -43,11 +46,13 @@ struct ScChipRun {
   HardwareSpec hw;
   std::vector<ScOp> ops;
   std::vector<std::string> op_names;  // trace labels (may be empty)
-  double quantum_s = 1e-6;            // tlm_global_quantum
+  double quantum_s = 1e-6;            // tlm_global_quantum (one per process: the first run's)
   std::string trace_path;             // Chrome trace-event JSON when not empty
 };
 
-std::vector<ScOpResult> run_chip_sc(const ScChipRun& run);
-std::vector<ScOpResult> run_chip_sc_forked(const ScChipRun& run);
+std::vector<std::vector<ScOpResult>> run_chip_sc(const std::vector<ScChipRun>& runs);
+// workers >= 1 (capped at runs.size()); results in run order.
+std::vector<std::vector<ScOpResult>> run_chip_sc_pool(const std::vector<ScChipRun>& runs, int workers);
+std::vector<ScOpResult> run_chip_sc_forked(const ScChipRun& run);  // a pool of one
 
 }  // namespace kp

@@ -40,42 +40,65 @@ std::string read_to_end(int fd) {
 
 }  // namespace
 
-std::vector<double> run_forked(const std::function<std::vector<double>()>& fn) {
-  int p[2];
-  if (::pipe(p) != 0) throw std::runtime_error("run_forked: pipe failed");
-  std::fflush(nullptr);  // the child must not re-flush the parent's buffered output
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("run_forked: fork failed");
-  if (pid == 0) {
-    ::close(p[0]);
-    int status = 0;
-    std::string payload;
-    try {
-      const std::vector<double> v = fn();
-      payload.assign("O", 1);
-      payload.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
-    } catch (const std::exception& e) {
-      payload = std::string("E") + e.what();
-      status = 4;
-    } catch (...) {
-      payload = "Eunknown exception";
-      status = 4;
+std::vector<std::vector<double>> run_forked_pool(int workers, const std::function<std::vector<double>(int)>& fn) {
+  std::vector<pid_t> pids;
+  std::vector<int> fds;
+  std::fflush(nullptr);  // the children must not re-flush the parent's buffered output
+  for (int w = 0; w < workers; ++w) {
+    int p[2];
+    if (::pipe(p) != 0) throw std::runtime_error("run_forked_pool: pipe failed");
+    const pid_t pid = ::fork();
+    if (pid < 0) throw std::runtime_error("run_forked_pool: fork failed");
+    if (pid == 0) {
+      ::close(p[0]);
+      for (int fd : fds) ::close(fd);
+      int status = 0;
+      std::string payload;
+      try {
+        const std::vector<double> v = fn(w);
+        payload.assign("O", 1);
+        payload.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(double));
+      } catch (const std::exception& e) {
+        payload = std::string("E") + e.what();
+        status = 4;
+      } catch (...) {
+        payload = "Eunknown exception";
+        status = 4;
+      }
+      if (!write_all(p[1], payload.data(), payload.size())) status = 3;
+      ::close(p[1]);
+      ::_exit(status);
     }
-    if (!write_all(p[1], payload.data(), payload.size())) status = 3;
     ::close(p[1]);
-    ::_exit(status);
+    pids.push_back(pid), fds.push_back(p[0]);
   }
-  ::close(p[1]);
-  const std::string data = read_to_end(p[0]);
-  ::close(p[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-  if (!data.empty() && data[0] == 'E') throw std::runtime_error("SystemC worker: " + data.substr(1));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || data.empty() || (data.size() - 1) % sizeof(double) != 0)
-    throw std::runtime_error("run_forked: the SystemC worker failed");
-  std::vector<double> v((data.size() - 1) / sizeof(double));
-  if (!v.empty()) std::memcpy(v.data(), data.data() + 1, v.size() * sizeof(double));
-  return v;
+  // Read every child to EOF in turn (a finished child waits on its full pipe, it never deadlocks).
+  std::vector<std::string> data;
+  for (int fd : fds) {
+    data.push_back(read_to_end(fd));
+    ::close(fd);
+  }
+  std::string error;
+  std::vector<std::vector<double>> out;
+  for (size_t w = 0; w < pids.size(); ++w) {
+    int status = 0;
+    while (::waitpid(pids[w], &status, 0) < 0 && errno == EINTR) {}
+    const std::string& d = data[w];
+    if (!d.empty() && d[0] == 'E') {
+      error = "SystemC worker: " + d.substr(1);
+    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || d.empty() || (d.size() - 1) % sizeof(double) != 0) {
+      if (error.empty()) error = "run_forked_pool: a SystemC worker failed";
+    }
+    std::vector<double> v(d.empty() ? 0 : (d.size() - 1) / sizeof(double));
+    if (!v.empty()) std::memcpy(v.data(), d.data() + 1, v.size() * sizeof(double));
+    out.push_back(std::move(v));
+  }
+  if (!error.empty()) throw std::runtime_error(error);
+  return out;
+}
+
+std::vector<double> run_forked(const std::function<std::vector<double>()>& fn) {
+  return run_forked_pool(1, [&fn](int) { return fn(); })[0];
 }
 
 }  // namespace kp

@@ -10,5 +10,7 @@
 namespace kp {
 
 std::vector<double> run_forked(const std::function<std::vector<double>()>& fn);
+// `workers` children at once, child w running fn(w); results in worker order.
+std::vector<std::vector<double>> run_forked_pool(int workers, const std::function<std::vector<double>(int)>& fn);
 
 }  // namespace kp

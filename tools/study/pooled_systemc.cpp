@@ -2,9 +2,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <set>
 
-#include "sim/systemc/sc_pool.h"
+#include "sim/systemc/chip_executor.h"
 
 namespace kp {
 
@@ -22,26 +23,18 @@ UpdateResult PooledSystemcUpdate::simulate(int64_t batch, int64_t learners, std:
 }
 
 void run_systemc_requests(const std::vector<ScRequest>& requests, int workers) {
-  std::vector<ScJob> jobs;
-  std::vector<std::vector<size_t>> op_of;
+  std::vector<ScChipRun> runs;
   std::vector<ScRequest> owners;
   std::set<std::pair<const PooledSystemcUpdate*, int64_t>> seen;
   for (const ScRequest& r : requests) {
     if (!seen.insert({r.model, r.per_learner_batch}).second) continue;
-    std::vector<size_t> ops;
-    ScJob job = r.model->systemc().gemm_job(r.per_learner_batch, ops);
-    if (ops.empty()) {  // nothing to simulate (no GEMM at this batch)
-      r.model->set_results(r.per_learner_batch, r.model->systemc().per_op_results({}, ops));
-      continue;
-    }
-    jobs.push_back(std::move(job));
-    op_of.push_back(std::move(ops));
+    runs.push_back(r.model->systemc().chip_run(r.per_learner_batch));
     owners.push_back(r);
   }
-  if (jobs.empty()) return;
-  const auto results = run_systolic_sc_pool(jobs, std::max(1, workers));
-  for (size_t j = 0; j < jobs.size(); ++j)
-    owners[j].model->set_results(owners[j].per_learner_batch, owners[j].model->systemc().per_op_results(results.at(j), op_of[j]));
+  if (runs.empty()) return;
+  const auto results = run_chip_sc_pool(runs, std::max(1, workers));
+  for (size_t j = 0; j < runs.size(); ++j)
+    owners[j].model->set_results(owners[j].per_learner_batch, owners[j].model->systemc().op_costs_from(results.at(j)));
 }
 
 }  // namespace kp
