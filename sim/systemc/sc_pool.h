@@ -4,7 +4,7 @@
 // workers-th job, so long and short configurations mix) in a single sc_start(), and streams the
 // per-layer results back over a pipe. Contract: same results, in job order, as one
 // run_systolic_sc(jobs) call; the calling process never elaborates, so it may call this again.
-// This is the path every multi-point command should use for --fidelity systemc.
+// Used by `kneepoint scalesim`; the update's multi-point path is run_chip_sc_pool (chip_executor.h).
 #include <vector>
 
 #include "sim/systemc/systolic_sc.h"
