@@ -51,32 +51,57 @@ TilePlan TilePlan::gemm(const HardwareSpec& hw, const GemmDims& g, double a_uniq
   const auto fits = [&](int64_t m, int64_t n, int64_t k) {
     return 2.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + static_cast<double>(m) * n) <= words;
   };
-  const auto big_enough = [&](int64_t m, int64_t n, int64_t k) {
-    return m >= std::min(g.m, am) && n >= std::min(g.n, an) && k >= std::min(g.k, ak) && fits(m, n, k);
-  };
   const auto floor_i = [](double x) { return static_cast<int64_t>(std::max(0.0, std::floor(x))); };
+  // Estimated time of a tiling: its tiles' array time (fold rounds over the arrays) against its DRAM
+  // traffic; the plan is the candidate with the least, so tiles that leave arrays idle or re-read
+  // too much lose. Both fidelities use the chosen plan, so the estimate only ranks.
+  const double bpe_d = static_cast<double>(bpe);
+  const auto estimate = [&](int64_t m, int64_t n, int64_t k) {
+    const FoldTiming ft = fold_timing(a.dataflow, a.rows, a.cols, GemmShape{m, n, k});
+    const double nm = std::ceil(M / static_cast<double>(m)), nn = std::ceil(N / static_cast<double>(n)),
+                 nk = std::ceil(K / static_cast<double>(k));
+    const double compute = nm * nn * nk * static_cast<double>(ceil_div(ft.folds, a.count) * ft.cycles_per_fold) /
+                           (hw.clock_hz * hw.compute_efficiency);
+    const double traffic = (M * K * (nm * nk > 1 ? nn : 1) + K * N * (nk > 1 ? nm : 1) + M * N) * bpe_d;
+    return std::max(compute, traffic / hw.dram.bandwidth_bytes_per_s);
+  };
   int64_t tm = g.m, tn = g.n, tk = g.k;
   if (!fits(tm, tn, tk)) {
+    struct Tiles { int64_t m, n, k; };
+    Tiles cand[6];
+    int nc = 0;
     // 1: whole K and N, as many M rows as fit beside them.
-    tm = fit(floor_i((half - K * N) / (K + N)), g.m, am);
-    if (!big_enough(tm, tn, tk)) {
-      // 2: whole K, square output tiles t x t (2 (2 t K + t^2) <= words); a side clamped by the
-      // GEMM lets the other grow.
+    cand[nc++] = {fit(floor_i((half - K * N) / (K + N)), g.m, am), g.n, g.k};
+    // 2: whole K, square output tiles t x t (2 (2 t K + t^2) <= words); a side clamped by the
+    // GEMM lets the other grow.
+    {
       const int64_t t = floor_i(std::sqrt(K * K + half) - K);
-      tm = fit(t, g.m, am), tn = fit(t, g.n, an);
-      if (tm == g.m) tn = fit(floor_i((half - K * M) / (K + M)), g.n, an);
-      if (!big_enough(tm, tn, tk)) {
-        // 3: K split too: cubes, or squares in N x K beside a short M.
-        const int64_t c = floor_i(std::sqrt(words / 6.0));
-        tm = fit(c, g.m, am), tn = fit(c, g.n, an), tk = fit(c, g.k, ak);
-        if (tm == g.m) {
-          const int64_t s = floor_i(std::sqrt(M * M + half) - M);
-          tn = fit(s, g.n, an), tk = fit(s, g.k, ak);
-        }
-        while (!fits(tm, tn, tk) && (tm > 1 || tn > 1 || tk > 1)) {  // tiny SRAM: shrink the largest
-          int64_t& d = tm >= tn && tm >= tk ? tm : (tn >= tk ? tn : tk);
-          d = std::max<int64_t>(1, d / 2);
-        }
+      Tiles c{fit(t, g.m, am), fit(t, g.n, an), g.k};
+      if (c.m == g.m) c.n = fit(floor_i((half - K * M) / (K + M)), g.n, an);
+      cand[nc++] = c;
+    }
+    // 3: K split too: cubes (and half cubes), or squares in N x K beside a short M.
+    for (double scale : {1.0, 0.5}) {
+      const int64_t c3 = floor_i(scale * std::sqrt(words / 6.0));
+      Tiles c{fit(c3, g.m, am), fit(c3, g.n, an), fit(c3, g.k, ak)};
+      if (c.m == g.m) {
+        const int64_t sq = floor_i(std::sqrt(M * M + half) - M);
+        c.n = fit(sq, g.n, an), c.k = fit(sq, g.k, ak);
+      }
+      cand[nc++] = c;
+    }
+    double best = -1;
+    for (int i = 0; i < nc; ++i) {
+      Tiles c = cand[i];
+      if (c.m < 1 || c.n < 1 || c.k < 1 || !fits(c.m, c.n, c.k)) continue;
+      const double e = estimate(c.m, c.n, c.k);
+      if (best < 0 || e < best) best = e, tm = c.m, tn = c.n, tk = c.k;
+    }
+    if (best < 0) {  // tiny SRAM: shrink the largest side until a cube fits
+      tm = fit(cand[2].m, g.m, 1), tn = fit(cand[2].n, g.n, 1), tk = fit(cand[2].k, g.k, 1);
+      while (!fits(tm, tn, tk) && (tm > 1 || tn > 1 || tk > 1)) {
+        int64_t& d = tm >= tn && tm >= tk ? tm : (tn >= tk ? tn : tk);
+        d = std::max<int64_t>(1, d / 2);
       }
     }
   }

@@ -9,9 +9,11 @@
 // walked N-tile outer, M-tile middle, K-tile inner; partial sums stay in SRAM until the last K tile
 // writes the output tile. SRAM footprint with double buffering of every operand:
 //   2 * (tm*tk + tk*tn + tm*tn) words <= capacity / bytes_per_element.
-// Tile choice (the classic blocking argument, Hong & Kung 1981): keep K whole and N whole when
-// they fit, so A is read once and B once per N tile; else square output tiles with whole K; else
-// cube tiles t = sqrt(words / 6). Tiles are multiples of the array side they map on, and the
+// Tile choice (the classic blocking argument, Hong & Kung 1981), among the candidates that fit:
+// whole K and N (A read once, B once per N tile); whole K with square output tiles; cube tiles
+// t = sqrt(words / 6) or half of that; the one whose estimated time (fold rounds over the arrays
+// against DRAM traffic / bandwidth) is least.
+// Tiles are multiples of the array side they map on, and the
 // dimension whose tiles are whole folds (os: M, ws: N, is: M) is cut into at least
 // kMinStreamTiles tiles when it spans that many folds, so the DMA has something to overlap (the
 // first fetch of an op is exposed) at no fill/drain cost; ws with few weight columns cuts its
