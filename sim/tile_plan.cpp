@@ -119,7 +119,10 @@ TilePlan TilePlan::gemm(const HardwareSpec& hw, const GemmDims& g, double a_uniq
   p.m_tm = tm, p.m_tn = tn, p.m_tk = tk;
   p.m_nm = ceil_div(g.m, tm), p.m_nn = ceil_div(g.n, tn), p.m_nk = ceil_div(g.k, tk);
   p.m_tiles = p.m_nm * p.m_nn * p.m_nk;
+  // Only the classes that occur (an edge class exists when the dimension has a remainder).
+  const int edges = (g.m % tm ? 1 : 0) | (g.n % tn ? 2 : 0) | (g.k % tk ? 4 : 0);
   for (int c = 0; c < 8; ++c) {
+    if ((c & ~edges) != 0) continue;
     const int64_t m = (c & 1) ? g.m - (p.m_nm - 1) * tm : tm;
     const int64_t n = (c & 2) ? g.n - (p.m_nn - 1) * tn : tn;
     const int64_t k = (c & 4) ? g.k - (p.m_nk - 1) * tk : tk;
@@ -230,10 +233,18 @@ TiledCost tile_pipeline(const TilePlan& plan, const DramSpec& dram) {
   c.tiles = plan.tiles();
   if (c.tiles == 0) return c;
   const int64_t nn = plan.n_tiles_count(), nm = plan.m_tiles_count(), nk = plan.k_tiles_count();
+  // Representatives and their neighbours repeat: a direct-mapped memo of steps by tile index.
+  int64_t memo_t[16];
+  TileStep memo[16];
+  for (int64_t& t : memo_t) t = -1;
+  const auto step = [&](int64_t t) -> const TileStep& {
+    const int slot = static_cast<int>(t & 15);
+    if (memo_t[slot] != t) memo_t[slot] = t, memo[slot] = plan.step(t);
+    return memo[slot];
+  };
   const auto add_tile = [&](int64_t t, int64_t mult) {
-    const TileStep cur = plan.step(t);
-    const int64_t batch[2] = {t > 0 ? plan.step(t - 1).write_bytes : 0,
-                              t + 1 < c.tiles ? plan.step(t + 1).read_bytes : 0};
+    const int64_t batch[2] = {t > 0 ? step(t - 1).write_bytes : 0, t + 1 < c.tiles ? step(t + 1).read_bytes : 0};
+    const TileStep& cur = step(t);
     const double m = static_cast<double>(mult);
     c.seconds += m * std::max(cur.compute_s, dram_batch_s(dram, batch, 2));
     c.compute_s += m * cur.compute_s;
