@@ -38,10 +38,11 @@ const char* collective_name(Collective c) {
 
 namespace {
 
-LinkSpec parse_link(ConfigMap m) {
+LinkSpec parse_link(ConfigMap m, bool network = false) {
   LinkSpec l;
   l.bandwidth_bytes_per_s = m.quantity("bandwidth", Dim::BytesPerSecond);
   l.latency_s = m.quantity_nonneg_or("latency", Dim::Seconds, 0.0);
+  if (network) l.flow_bandwidth_bytes_per_s = m.quantity_or("flow_bandwidth", Dim::BytesPerSecond, 0.0);
   m.check_unknown();
   return l;
 }
@@ -98,7 +99,7 @@ void parse_interconnect(ConfigMap n, HardwareSpec& hw) {
   ic.chunks = n.integer_or("chunks", 1, 1);
   ic.link = parse_link(n.map("link"));
   if (ic.topology == Topology::Hierarchical) {
-    ic.inter_node = parse_link(n.map("inter_node"));
+    ic.inter_node = parse_link(n.map("inter_node"), true);
   } else if (n.has("inter_node")) {
     n.error("inter_node", "only a hierarchical topology has an inter_node network");
   }

@@ -41,6 +41,7 @@ struct DramSpec {
 struct LinkSpec {
   double bandwidth_bytes_per_s = 0;  // per direction
   double latency_s = 0;
+  double flow_bandwidth_bytes_per_s = 0;  // inter_node only: cap of one TCP flow (0 = none)
 };
 
 struct InterconnectSpec {

@@ -33,6 +33,13 @@ std::string learners_problem(const InterconnectSpec& ic, int64_t p) {
   return "";
 }
 
+double node_network_bytes_per_s(const InterconnectSpec& ic, int64_t g) {
+  double bw = ic.inter_node.bandwidth_bytes_per_s;
+  if (ic.inter_node.flow_bandwidth_bytes_per_s > 0)
+    bw = std::min(bw, static_cast<double>(g) * ic.inter_node.flow_bandwidth_bytes_per_s);
+  return bw * ic.efficiency;
+}
+
 double pipelined_ring_phase_s(int64_t steps, int64_t chunks, double chunk_s, double alpha_s) {
   if (steps <= 0) return 0.0;
   const double c = static_cast<double>(chunks);
@@ -63,7 +70,7 @@ double hierarchical_s(const InterconnectSpec& ic, int64_t p, double bytes) {
   if (nodes > 1) {
     // Each GPU's ring moves s = D/(g n) per step; the node's g rings share its NIC.
     const double s = bytes / (gd * nd) / c;
-    const double net_bw = ic.inter_node.bandwidth_bytes_per_s * ic.efficiency;
+    const double net_bw = node_network_bytes_per_s(ic, g);
     const double chunk_s = std::max(gd * s / net_bw, s / bw);
     across = pipelined_ring_phase_s(2 * (nodes - 1), ic.chunks, chunk_s, ic.link.latency_s + ic.inter_node.latency_s);
   }

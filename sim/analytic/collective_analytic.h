@@ -34,6 +34,12 @@ TorusDims torus_dims(int64_t learners);
 // halving_doubling P that is not a power of two.
 std::string learners_problem(const InterconnectSpec& ic, int64_t learners);
 
+// Bandwidth of one node's network link when its g devices each run one ring across nodes: the NIC
+// (inter_node.bandwidth), capped at g flows of inter_node.flow_bandwidth (each ring is one TCP
+// connection; clouds cap a single flow, e.g. AWS 10 Gb/s inside a cluster placement group), times
+// efficiency. Both fidelities use it for the NIC links.
+double node_network_bytes_per_s(const InterconnectSpec& ic, int64_t devices_per_node);
+
 // T(R, s, C) above, with per-chunk service time `chunk_s` (= s/B).
 double pipelined_ring_phase_s(int64_t steps, int64_t chunks, double chunk_s, double alpha_s);
 double ring_allreduce_s(int64_t learners, double bytes, double alpha_s, double bandwidth);

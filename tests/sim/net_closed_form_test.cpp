@@ -77,6 +77,14 @@ TEST(NetClosedForm, HierarchicalWithOneDevicePerNodeSharesNothing) {
     if (chunks == 1) expect_same(sim(ic, 4), 6 * (kAlpha + 10e-6 + kD / 4 / (0.5 * kB)));
     expect_same(sim(ic, 4), allreduce_s(ic, 4, kD));
   }
+  // A per-flow cap (one TCP flow per ring): one GPU per node gets 0.1 GB/s of the 0.5 GB/s NIC.
+  InterconnectSpec capped = spec(Topology::Hierarchical, Collective::Hierarchical);
+  capped.devices_per_node = 1;
+  capped.inter_node.flow_bandwidth_bytes_per_s = 0.1 * kB;
+  EXPECT_DOUBLE_EQ(node_network_bytes_per_s(capped, 1), 0.1 * kB);
+  EXPECT_DOUBLE_EQ(node_network_bytes_per_s(capped, 8), 0.5 * kB);
+  expect_same(sim(capped, 4), 6 * (kAlpha + 10e-6 + kD / 4 / (0.1 * kB)));
+  expect_same(allreduce_s(capped, 4, kD), 6 * (kAlpha + 10e-6 + kD / 4 / (0.1 * kB)));
   InterconnectSpec one_node = spec(Topology::Hierarchical, Collective::Hierarchical, 2);
   one_node.devices_per_node = 4;  // P = 4: one node, rings over PCIe only
   expect_same(sim(one_node, 4), allreduce_s(one_node, 4, kD));

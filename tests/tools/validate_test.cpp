@@ -12,6 +12,7 @@
 #include <string>
 
 #include "core/config_error.h"
+#include "sim/analytic/collective_analytic.h"
 #include "sim/analytic/update_analytic.h"
 #include "tools/study/case_loader.h"
 #include "tools/validate/pollux_validation.h"
@@ -72,7 +73,9 @@ TEST(PolluxValidation, TwoNodesOneGpuEachMatchesTheRingClosedForm) {
   EXPECT_DOUBLE_EQ(grad_bytes, 11173962.0 * 4);
   const double n_buckets = 2;  // 44.7 MB in 25 MiB buckets: one full, one partial
   const InterconnectSpec& ic = c.hw.interconnect;
-  const double bw = ic.inter_node.bandwidth_bytes_per_s * ic.efficiency;
+  // One ring per node: one TCP flow, capped at inter_node.flow_bandwidth (10 of the NIC's 50 Gb/s).
+  const double bw = node_network_bytes_per_s(ic, 1);
+  EXPECT_DOUBLE_EQ(bw, 10e9 / 8 * ic.efficiency);
   const double a = ic.link.latency_s + ic.inter_node.latency_s;
   EXPECT_NEAR(p.allreduce_s, 2 * a * n_buckets + grad_bytes / bw, 1e-12);
   // Compute is per GPU: the step is one GPU's step plus the exposed all-reduce.
