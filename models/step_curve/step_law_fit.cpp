@@ -209,6 +209,7 @@ StepLawFit fit_step_law(const std::vector<CurvePoint>& trials, const FitOptions&
     n_inf.push_back(law.n_inf);
     alpha.push_back(law.alpha);
     b_crit.push_back(law.b_crit());
+    fit.bootstrap_laws.push_back(law);
   }
   fit.resamples = static_cast<int>(n_inf.size());
   fit.bootstrap_method = fit.resamples == 0 ? "none" : per_trial ? "trials" : "residuals";

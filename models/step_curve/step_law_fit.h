@@ -53,6 +53,7 @@ struct StepLawFit {
   std::vector<double> dropped_batches;  // batch sizes whose trials all failed
   std::string bootstrap_method;         // "trials", "residuals" or "none"
   int resamples = 0;                    // bootstrap resamples that gave a fit
+  std::vector<StepLaw> bootstrap_laws;  // the law of each of those resamples (for bands, step_band.h)
 
   double perfect_scaling_max_batch() const { return law.b_crit() / 9.0; }
   double plateau_min_batch() const { return 10.0 * law.b_crit(); }

@@ -119,7 +119,7 @@ TEST(HtmlReport, EveryPlotHasDataAndUnits) {
 TEST(HtmlReport, EscapesNamesFromTheStudy) {
   StudyResult r;
   r.spec.name = "<b>study</b>";
-  r.workloads.push_back(WorkloadResult{"net & \"co\"", "wl.yaml", {100, 25600}, 0});
+  r.workloads.push_back(WorkloadResult{"net & \"co\"", "wl.yaml", {100, 25600}, 0, {}});
   SystemResult s;
   s.name = "chip<x>";
   s.file = "hw/a&b.yaml";

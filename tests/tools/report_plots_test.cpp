@@ -80,7 +80,7 @@ StudyResult two_design_sweep() {
   r.spec.batches = {32, 64};
   r.spec.learners = {1, 2};
   r.spec.objectives = {Objective::Time, Objective::Cost};
-  r.workloads.push_back(WorkloadResult{"net", "wl.yaml", {100, 6400}, 1000});
+  r.workloads.push_back(WorkloadResult{"net", "wl.yaml", {100, 6400}, 1000, {}});
   for (size_t d = 0; d < 2; ++d) {
     SystemResult s;
     s.index = d;

@@ -19,6 +19,15 @@ std::string plot_step_curve(const WorkloadResult& w, const std::vector<int64_t>&
     y.add(law.steps(static_cast<double>(m)));
   }
   y.add(law.n_inf);
+  const StepBand& band = w.band;
+  for (const CurvePoint& q : band.measured) {
+    x.add(q.batch);
+    y.add(q.steps);
+  }
+  for (size_t k = 0; k < band.batch.size(); ++k) {
+    y.add(band.lo[k]);
+    y.add(band.hi[k]);
+  }
   const Range xp = x.padded_log(), yp = {y.empty() ? 1 : y.lo / std::pow(10.0, 0.25), y.padded_log().hi};
   SvgPlot p(w.name + ": N(M) = " + fmt("%.4g", law.n_inf) + " + " + fmt("%.4g", law.alpha) + " / M");
   p.x_axis("global batch M (samples)", xp.lo, xp.hi, true);
@@ -31,8 +40,22 @@ std::string plot_step_curve(const WorkloadResult& w, const std::vector<int64_t>&
   }
   for (int64_t m : grid) at_grid.push_back({static_cast<double>(m), law.steps(static_cast<double>(m))});
   p.hline(law.n_inf, "#888", "n_inf = " + fmt("%.4g", law.n_inf) + " steps");
+  if (!band.batch.empty()) {
+    std::vector<XY> lo, hi;
+    for (size_t k = 0; k < band.batch.size(); ++k) {
+      lo.push_back({band.batch[k], band.lo[k]});
+      hi.push_back({band.batch[k], band.hi[k]});
+    }
+    p.band(lo, hi, series_color(0), fmt("%.0f", 100 * band.confidence) + "% bootstrap band (" + band.method + ")");
+  }
   p.polyline(curve, series_color(0), "fitted law N(M)");
-  p.markers(at_grid, series_color(0), "batch grid");
+  if (band.measured.empty()) {
+    p.markers(at_grid, series_color(0), "law at the batch grid");
+  } else {
+    std::vector<XY> measured;
+    for (const CurvePoint& q : band.measured) measured.push_back({q.batch, q.steps});
+    p.markers(measured, "#222", "measured (min steps per batch)", 3.5, true);
+  }
   const double bc = law.b_crit();
   if (std::isfinite(bc) && bc >= xp.lo && bc <= xp.hi)
     p.vline(bc, "#d62728", "B_crit = " + fmt(bc >= 1000 ? "%.0f" : "%.3g", bc) + " samples");

@@ -59,8 +59,15 @@ std::string header(const StudyResult& r, size_t featured) {
 
 std::string step_curve_section(const StudyResult& r) {
   std::string h = "<section id=\"step-curve\"><h2>Step curve</h2>\n<div class=\"plots\">";
-  for (const WorkloadResult& w : r.workloads) h += plot_step_curve(w, r.spec.batches);
-  return h + "</div>\n<p class=\"muted\">Below B_crit doubling the batch almost halves the steps (perfect scaling); "
+  std::string bands;
+  for (const WorkloadResult& w : r.workloads) {
+    h += plot_step_curve(w, r.spec.batches);
+    if (!w.band.empty())
+      bands += html_escape(w.name) + ": the law fitted to " + std::to_string(w.band.measured.size()) +
+               " measured batch sizes (squares); shaded, the " + fmt("%.0f", 100 * w.band.confidence) +
+               "% pointwise bootstrap interval of N(M) (" + html_escape(w.band.method) + " resampled). ";
+  }
+  return h + "</div>\n<p class=\"muted\">" + bands + "Below B_crit doubling the batch almost halves the steps (perfect scaling); "
              "above it the steps approach n_inf and larger batches buy little.</p></section>\n";
 }
 

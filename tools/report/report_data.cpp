@@ -114,7 +114,17 @@ std::string summary_json(const StudyResult& r) {
   for (const WorkloadResult& w : r.workloads) {
     j.begin_object().key("name").value(w.name).key("file").value(w.file).key("params").value(w.params);
     j.key("step_curve").begin_object().key("n_inf_steps").value(w.law.n_inf).key("alpha_samples").value(w.law.alpha);
-    j.key("b_crit_samples").value(w.law.b_crit()).end_object().end_object();
+    j.key("b_crit_samples").value(w.law.b_crit());
+    if (!w.band.empty()) {
+      j.key("confidence").value(w.band.confidence).key("bootstrap").value(w.band.method);
+      j.key("measured").begin_array();
+      for (size_t k = 0; k < w.band.measured.size(); ++k)
+        j.begin_object().key("batch").value(w.band.measured[k].batch).key("steps").value(w.band.measured[k].steps)
+            .key("band_lo_steps").value(w.band.measured_lo[k]).key("band_hi_steps").value(w.band.measured_hi[k])
+            .end_object();
+      j.end_array();
+    }
+    j.end_object().end_object();
   }
   j.end_array();
   j.key("designs").begin_array();

@@ -60,6 +60,15 @@ std::string report_markdown(const StudyResult& r) {
             fmt("%.4g", row.weak.t_total_s) + " |\n";
     }
   }
+  for (const WorkloadResult& w : r.workloads) {
+    if (w.band.empty()) continue;
+    md += "\n## Step curve of " + w.name + "\n\n| batch (samples) | measured steps | fitted N(M) (steps) | " +
+          fmt("%.0f", 100 * w.band.confidence) + "% band low (steps) | band high (steps) |\n|---:|---:|---:|---:|---:|\n";
+    for (size_t k = 0; k < w.band.measured.size(); ++k)
+      md += "| " + fmt("%.0f", w.band.measured[k].batch) + " | " + fmt("%.0f", w.band.measured[k].steps) + " | " +
+            fmt("%.0f", w.law.steps(w.band.measured[k].batch)) + " | " + fmt("%.0f", w.band.measured_lo[k]) + " | " +
+            fmt("%.0f", w.band.measured_hi[k]) + " |\n";
+  }
   md += "\n## All designs ranked\n\n| rank | design | workload | total time (s) | chips | batch (samples) | energy (J) | "
         "cost (USD) | knee (chips) | Pareto-optimal | SystemC T_update vs analytic |\n"
         "|---:|---|---|---:|---:|---:|---:|---:|---:|---|---:|\n";

@@ -18,7 +18,12 @@ DesignEvaluator::DesignEvaluator(const StudySpec& spec, int systemc_workers)
   for (const std::string& file : spec.workloads) {
     m_cases.push_back(load_workload_case(file));
     const WorkloadCase& c = m_cases.back();
-    m_results.push_back(WorkloadResult{c.workload.name, file, c.law, c.step.params});
+    m_results.push_back(WorkloadResult{c.workload.name, file, c.law, c.step.params, {}});
+    // A curve from a file (or a cached measurement) shows its points and bootstrap band in the report.
+    if (c.workload.step_curve.source != StepCurveSource::Law && !spec.batches.empty())
+      m_results.back().band = step_band_from_csv(
+          c.workload.step_curve.path, static_cast<double>(*std::min_element(spec.batches.begin(), spec.batches.end())),
+          static_cast<double>(*std::max_element(spec.batches.begin(), spec.batches.end())));
   }
 }
 

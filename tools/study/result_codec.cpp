@@ -151,7 +151,15 @@ std::string encode_header(const StudySpec& spec, const std::vector<WorkloadResul
   for (Objective ob : spec.objectives) o.i(static_cast<int64_t>(ob));
   o.i(spec.max_chips).d(spec.max_cost_usd).s(spec.fidelity).i(spec.verify_top);
   o.u(workloads.size());
-  for (const WorkloadResult& w : workloads) o.s(w.name).s(w.file).d(w.law.n_inf).d(w.law.alpha).i(w.params);
+  for (const WorkloadResult& w : workloads) {
+    o.s(w.name).s(w.file).d(w.law.n_inf).d(w.law.alpha).i(w.params);
+    o.u(w.band.measured.size());
+    for (size_t k = 0; k < w.band.measured.size(); ++k)
+      o.d(w.band.measured[k].batch).d(w.band.measured[k].steps).d(w.band.measured_lo[k]).d(w.band.measured_hi[k]);
+    o.u(w.band.batch.size());
+    for (size_t k = 0; k < w.band.batch.size(); ++k) o.d(w.band.batch[k]).d(w.band.lo[k]).d(w.band.hi[k]);
+    o.d(w.band.confidence).s(w.band.method);
+  }
   return o.text();
 }
 
@@ -191,6 +199,27 @@ void decode_header(const std::string& text, StudySpec& spec, std::vector<Workloa
     w.law.n_inf = in.d();
     w.law.alpha = in.d();
     w.params = in.i();
+    const size_t m = in.u();
+    w.band.measured.resize(m);
+    w.band.measured_lo.resize(m);
+    w.band.measured_hi.resize(m);
+    for (size_t k = 0; k < m; ++k) {
+      w.band.measured[k].batch = in.d();
+      w.band.measured[k].steps = in.d();
+      w.band.measured_lo[k] = in.d();
+      w.band.measured_hi[k] = in.d();
+    }
+    const size_t n = in.u();
+    w.band.batch.resize(n);
+    w.band.lo.resize(n);
+    w.band.hi.resize(n);
+    for (size_t k = 0; k < n; ++k) {
+      w.band.batch[k] = in.d();
+      w.band.lo[k] = in.d();
+      w.band.hi[k] = in.d();
+    }
+    w.band.confidence = in.d();
+    w.band.method = in.s();
   }
   in.done();
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "models/step_curve/step_band.h"
 #include "models/step_curve/step_law.h"
 #include "models/time_model/time_model.h"
 #include "tools/study/study_spec.h"
@@ -21,6 +22,7 @@ struct WorkloadResult {
   std::string name, file;
   StepLaw law;
   int64_t params = 0;
+  StepBand band;  // measured points and bootstrap band when the curve comes from a file; else empty
 };
 
 // The chosen point re-simulated with the SystemC update (fidelity `analytic` with verify_top).
