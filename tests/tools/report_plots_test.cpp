@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "tools/report/html_plots.h"
 #include "tools/report/html_report.h"
 #include "tools/report/pareto_plot.h"
 #include "tools/report/plot_util.h"
@@ -164,6 +165,30 @@ TEST(ReportSweep, DesignsCsvAndSummaryCarryTheSameNumbers) {
   EXPECT_LT(md.find("## Answer"), md.find("## Best batch"));
   EXPECT_NE(md.find("| 1 | chip [bandwidth=100 GB/s] | net | 2 | 2 | 64 | 200 | 12 | none | yes | +5.0% |"),
             std::string::npos);
+}
+
+}  // namespace kp
+
+namespace kp {
+
+TEST(ReportStepCurve, DrawsTheMeasuredPointsAndTheBandWhenTheCurveHasThem) {
+  WorkloadResult w{"net", "wl.yaml", {100, 6400}, 1000, {}};
+  const std::string plain = plot_step_curve(w, {16, 64, 256});
+  EXPECT_EQ(plain.find("<polygon"), std::string::npos);
+  w.band.measured = {{16, 520}, {64, 190}, {256, 126}};
+  w.band.measured_lo = {480, 180, 120};
+  w.band.measured_hi = {540, 210, 130};
+  w.band.batch = {16, 64, 256};
+  w.band.lo = {470, 190, 120};
+  w.band.hi = {530, 210, 130};
+  w.band.confidence = 0.95;
+  w.band.method = "trials";
+  const std::string svg = plot_step_curve(w, {16, 64, 256});
+  EXPECT_EQ(count(svg, "<polygon"), 1u);
+  EXPECT_NE(svg.find("95% bootstrap band (trials)"), std::string::npos);
+  EXPECT_EQ(count(svg, "fill=\"#222\">"), 3u);  // the three measured points as squares
+  const std::string md = report_markdown(StudyResult{{}, {w}, {}});
+  EXPECT_NE(md.find("| 64 | 190 | 200 | 180 | 210 |"), std::string::npos);  // N(64) = 100 + 6400/64
 }
 
 }  // namespace kp
