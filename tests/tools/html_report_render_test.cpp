@@ -50,12 +50,13 @@ struct BrowserRun {
   std::string out, err;
 };
 
-// One headless run with a fresh profile; `timeout` keeps a hung browser from hanging the suite.
+// One headless run with a fresh profile; `timeout` keeps a hung browser from hanging the suite, and
+// --disable-dev-shm-usage keeps it alive in containers with a small /dev/shm (CI).
 BrowserRun run_chromium(const std::string& args) {
   const std::string dir = fresh_dir("chromium");
   const std::string cmd = "cd " + dir + " && HOME=" + dir + " XDG_CONFIG_HOME=" + dir + " XDG_CACHE_HOME=" + dir +
                           " timeout 180 " + chromium() + " --headless --no-sandbox --disable-gpu --user-data-dir=" +
-                          dir + "/profile --no-first-run --hide-scrollbars --enable-logging=stderr --v=0 " + args +
+                          dir + "/profile --no-first-run --hide-scrollbars --disable-dev-shm-usage --enable-logging=stderr --v=0 " + args +
                           " > " + dir + "/out.txt 2> " + dir + "/err.txt";
   const int status = std::system(cmd.c_str());
   BrowserRun r;
