@@ -45,6 +45,7 @@ WorkloadSpec parse_workload(const ConfigDoc& doc) {
   w.source_file = doc.path();
   w.name = root.text("name");
   w.bytes_per_element = root.integer_or("bytes_per_element", 1, 4);
+  w.init = static_cast<WeightInit>(root.choice_or("init", {"he", "glorot"}, 0));
   parse_network(root, w);
 
   ConfigMap d = root.map("dataset");

@@ -13,6 +13,9 @@ namespace kp {
 enum class OptimizerKind { Sgd, Momentum, Nesterov };
 enum class LrSchedule { Constant, LinearDecay };
 enum class StepCurveSource { Law, File, Measure };
+// Weight initialisation of the reference trainer: He et al. 2015 N(0, 2/fan_in), or Glorot &
+// Bengio 2010 U(-a, a) with a = sqrt(6 / (fan_in + fan_out)).
+enum class WeightInit { He, Glorot };
 
 struct DatasetSpec {
   std::string kind;          // "fashion_mnist", "synthetic", or "none" (not trainable here)
@@ -54,6 +57,7 @@ struct WorkloadSpec {
   OptimizerSpec optimizer;
   TargetSpec target;
   StepCurveSpec step_curve;
+  WeightInit init = WeightInit::He;  // YAML `init: he | glorot`
   int64_t bytes_per_element = 4;  // training precision of activations/gradients on the hardware
 };
 

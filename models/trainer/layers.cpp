@@ -65,8 +65,8 @@ class Dense final : public Layer<T> {
     m_ws->reserve(m_out, m_in, max_batch);  // weight gradient
     m_ws->reserve(m_in, max_batch, m_out);  // input gradient
   }
-  void init(std::mt19937_64& rng) override {
-    he_normal(this->m_w, m_in * m_out, m_in, rng);
+  void init(std::mt19937_64& rng, WeightInit kind) override {
+    init_weights(kind, this->m_w, m_in * m_out, m_in, m_out, rng);
     if (m_bias) std::fill(this->m_w + m_in * m_out, this->m_w + this->m_params, T(0));
   }
   void forward(const T* x, T* y, int64_t batch) override {
@@ -128,8 +128,8 @@ class Conv2d final : public Layer<T> {
     m_ws->reserve(m_f, m_kk, cols);  // weight gradient
     m_ws->reserve(m_kk, cols, m_f);  // input gradient (columns)
   }
-  void init(std::mt19937_64& rng) override {
-    he_normal(this->m_w, m_f * m_kk, m_kk, rng);
+  void init(std::mt19937_64& rng, WeightInit kind) override {
+    init_weights(kind, this->m_w, m_f * m_kk, m_kk, m_k * m_k * m_f, rng);
     if (m_bias) std::fill(this->m_w + m_f * m_kk, this->m_w + this->m_params, T(0));
   }
   void forward(const T* x, T* y, int64_t batch) override {
@@ -300,6 +300,13 @@ void he_normal(T* w, int64_t n, int64_t fan_in, std::mt19937_64& rng) {
 }
 
 template <class T>
+void glorot_uniform(T* w, int64_t n, int64_t fan_in, int64_t fan_out, std::mt19937_64& rng) {
+  const double a = std::sqrt(6.0 / static_cast<double>(std::max<int64_t>(fan_in + fan_out, 1)));
+  for (int64_t i = 0; i < n; ++i)  // 53 random bits per draw, as in he_normal: portable
+    w[i] = static_cast<T>((2.0 * static_cast<double>(rng() >> 11) * 0x1.0p-53 - 1.0) * a);
+}
+
+template <class T>
 std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& l, int64_t max_batch,
                                      GemmWorkspace* ws) {
   switch (l.spec.kind) {
@@ -320,5 +327,7 @@ template std::unique_ptr<Layer<double>> make_layer<double>(const ResolvedLayer&,
                                                            GemmWorkspace*);
 template void he_normal<float>(float*, int64_t, int64_t, std::mt19937_64&);
 template void he_normal<double>(double*, int64_t, int64_t, std::mt19937_64&);
+template void glorot_uniform<float>(float*, int64_t, int64_t, int64_t, std::mt19937_64&);
+template void glorot_uniform<double>(double*, int64_t, int64_t, int64_t, std::mt19937_64&);
 
 }  // namespace kp::trainer_detail

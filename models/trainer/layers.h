@@ -12,6 +12,7 @@
 #include <random>
 
 #include "core/network_spec.h"
+#include "core/workload_spec.h"
 #include "models/trainer/gemm.h"
 
 namespace kp::trainer_detail {
@@ -25,7 +26,7 @@ class Layer {
     m_w = w;
     m_dw = dw;
   }
-  virtual void init(std::mt19937_64& /*rng*/) {}
+  virtual void init(std::mt19937_64& /*rng*/, WeightInit /*kind*/) {}
   virtual void forward(const T* x, T* y, int64_t batch) = 0;
   virtual void backward(const T* x, const T* y, const T* dy, T* dx, int64_t batch) = 0;
   // A dense layer's weight block (rows = outputs, cols = inputs, at the start of its
@@ -50,5 +51,17 @@ std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& layer, int64_t max_bat
 // He et al. 2015 ("Delving deep into rectifiers"): N(0, 2/fan_in), suited to ReLU networks.
 template <class T>
 void he_normal(T* w, int64_t n, int64_t fan_in, std::mt19937_64& rng);
+// Glorot & Bengio 2010 ("Understanding the difficulty of training deep feedforward neural
+// networks", eq. 16): U(-a, a), a = sqrt(6 / (fan_in + fan_out)).
+template <class T>
+void glorot_uniform(T* w, int64_t n, int64_t fan_in, int64_t fan_out, std::mt19937_64& rng);
+template <class T>
+void init_weights(WeightInit kind, T* w, int64_t n, int64_t fan_in, int64_t fan_out,
+                  std::mt19937_64& rng) {
+  if (kind == WeightInit::Glorot)
+    glorot_uniform(w, n, fan_in, fan_out, rng);
+  else
+    he_normal(w, n, fan_in, rng);
+}
 
 }  // namespace kp::trainer_detail

@@ -58,7 +58,7 @@ struct Network<T>::Impl {
 };
 
 template <class T>
-Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed)
+Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed, WeightInit init)
     : m(std::make_unique<Impl>()) {
   if (net.layers.empty() || net.layers.back().spec.kind != LayerKind::SoftmaxCrossEntropy)
     throw std::invalid_argument("the trainer needs a softmax_cross_entropy last layer");
@@ -82,7 +82,7 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
   int64_t off = 0;
   for (auto& l : m->layers) {
     l->bind(m->params.data() + off, m->grads.data() + off);
-    l->init(rng);
+    l->init(rng, init);
     off += l->param_count();
   }
   off = 0;

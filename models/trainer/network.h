@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/network_spec.h"
+#include "core/workload_spec.h"
 
 namespace kp {
 
@@ -26,8 +27,9 @@ struct RankOne {
 template <class T>
 class Network {
  public:
-  // He-initialised from `seed`. Throws std::invalid_argument for unsupported layers.
-  Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed);
+  // Initialised from `seed` (He or Glorot). Throws std::invalid_argument for unsupported layers.
+  Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed,
+          WeightInit init = WeightInit::He);
   ~Network();
   Network(Network&&) noexcept;
   Network& operator=(Network&&) noexcept;

@@ -27,6 +27,7 @@ struct TrialConfig {
   int64_t eval_every = 100;        // steps between validation evaluations
   double target_error = 0.1;       // stop at the first evaluation with error <= target
   uint64_t seed = 1;
+  WeightInit init = WeightInit::He;  // the workload's `init`
   double divergence_loss = 1e3;    // a mini-batch loss above this (or non-finite) is divergence
 };
 

@@ -5,6 +5,7 @@
 // term) is off by O(|gradient|).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -149,6 +150,23 @@ TEST(Network, HeInitialisationVariance) {
   for (int64_t i = 0; i < 400 * 500; ++i) sq += double(nn.params()[i]) * nn.params()[i];
   EXPECT_NEAR(sq / (400 * 500), 2.0 / 400, 0.02 * 2.0 / 400);  // 200k draws: ~0.3% std error
   for (int64_t i = 400 * 500; i < nn.num_params(); ++i) EXPECT_EQ(nn.params()[i], 0.0f);
+}
+
+// Glorot & Bengio 2010: U(-a, a) with a = sqrt(6 / (fan_in + fan_out)) has variance
+// a^2 / 3 = 2 / (fan_in + fan_out) and never exceeds a.
+TEST(Network, GlorotInitialisationVarianceAndBound) {
+  NetworkSpec s = spec({400, 1, 1}, {make(LayerKind::Dense, 500)});
+  s.classes = 500;
+  Network<float> nn(resolve_network(s), 1, 5, WeightInit::Glorot);
+  const double a = std::sqrt(6.0 / 900.0);
+  double sq = 0, max_abs = 0;
+  for (int64_t i = 0; i < 400 * 500; ++i) {
+    sq += double(nn.params()[i]) * nn.params()[i];
+    max_abs = std::max(max_abs, std::abs(double(nn.params()[i])));
+  }
+  EXPECT_NEAR(sq / (400 * 500), 2.0 / 900, 0.02 * 2.0 / 900);
+  EXPECT_LE(max_abs, a);
+  EXPECT_GT(max_abs, 0.99 * a);  // the range is used up to its end
 }
 
 }  // namespace
