@@ -267,7 +267,8 @@ std::string SvgPlot::legend_svg() const {
     else
       s += "<line x1=\"" + num(x) + "\" y1=\"" + num(y - 3) + "\" x2=\"" + num(x + 14) + "\" y2=\"" + num(y - 3) +
            "\" stroke=\"" + e.color + "\" stroke-width=\"2\"" + dash_attr(e.dashed) + "/>";
-    const std::string text = e.text.size() > 38 ? e.text.substr(0, 37) + "\u2026" : e.text;
+    // Long names lose their middle, not their end: swept designs differ in the last values.
+    const std::string text = e.text.size() > 38 ? e.text.substr(0, 18) + "\u2026" + e.text.substr(e.text.size() - 19) : e.text;
     s += "<text x=\"" + num(x + 20) + "\" y=\"" + num(y + 1) + "\">" + html_escape(text) + "</text>\n";
     y += 15;
   }
