@@ -14,11 +14,15 @@ namespace kp::trainer_detail {
 
 namespace {
 
-// Register tile MR x NR = 2 x 12 zmm accumulators; a KC x NR panel of B (15 KiB) stays in the
-// 48 KiB L1d while an MC x KC block of A (160 KiB) streams from L2. Block sizes measured on this
-// Zen 5 core (tools/bench_trainer; KC 192-512, MC 96-480 tried): larger blocks (BLIS-like
-// 384 x 480) lost 10-30% here, presumably because the shared machine's context switches evict L2.
-constexpr int64_t kMr = 32, kNr = 12, kKc = 320, kMc = 128, kNc = 3072;
+// Register tile MR x NR = 2 x 12 zmm accumulators (2 x 8 for a few columns); a KC x NR panel of
+// B (15 KiB) stays in the 48 KiB L1d while an MC x KC block of A (160 KiB) streams from L2.
+// Block sizes measured on a Zen 5 core (KC 192-512, MC 96-480 tried): larger blocks (BLIS-like
+// 384 x 480) lost 10-30% there; on the Xeon (Sapphire/Emerald Rapids class) KC 128-392 were
+// within the shared machine's noise, so KC (which sets the rounding) stayed. A column-major A
+// is read in place, unpacked, for n <= kDirectAMaxN: 256 x n x 784 at n = 4: 40 vs 26 GFLOP/s,
+// n = 16: 80 vs 70, n = 32: even, n >= 64: packing wins by 10-20% (one core of that Xeon).
+constexpr int64_t kDirectAMaxN = 24, kSmallN = 48;
+constexpr int64_t kMr = 32, kNrMax = 12, kKc = 320, kMc = 128, kNc = 3072;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
@@ -31,7 +35,7 @@ void GemmWorkspace::reserve(int64_t m, int64_t n, int64_t k) {
   if (m < 1 || n < 1 || k < 1) return;
   const int64_t kc = depth_block(k);
   const auto a = static_cast<size_t>(round_up(std::min(m, kMc), kMr) * kc);
-  const auto b = static_cast<size_t>(round_up(std::min(n, kNc), kNr) * kc);
+  const auto b = static_cast<size_t>(round_up(std::min(n, kNc), kNrMax) * kc);
   if (a > m_a.size()) m_a.assign(a, 0.0f);
   if (b > m_b.size()) m_b.assign(b, 0.0f);
 }
@@ -102,6 +106,7 @@ void pack_a(Trans ta, const float* a, int64_t lda, int64_t i0, int64_t mc, int64
 }
 
 // Panels of kNr columns of op(B), each stored k-major (kNr floats per depth step), zero-padded.
+template <int64_t kNr>
 void pack_b(Trans tb, const float* b, int64_t ldb, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
             float* dst) {
   for (int64_t jr = 0; jr < nc; jr += kNr, dst += kNr * kc) {
@@ -123,23 +128,28 @@ void pack_b(Trans tb, const float* b, int64_t ldb, int64_t p0, int64_t kc, int64
   }
 }
 
-// C tile (rows x cols <= kMr x kNr) = (C if acc) + A panel * B panel over kc depth steps.
-void kernel(int64_t kc, const float* ap, const float* bp, float* c, int64_t ldc, int64_t rows,
-            int64_t cols, bool acc) {
+// C tile (rows x cols <= kMr x kNr) = (C if acc) + A panel * B panel over kc depth steps. The A
+// panel is read at `ap + p * a_step`: packed (a_step = kMr) or straight from a column-major A
+// (a_step = lda), masked to `rows`. Each C element is one chain of FMAs over p starting from
+// zero, whatever the tile shape: the result depends only on (m, n, k), not on the blocking.
+template <int64_t kNr>
+void kernel(int64_t kc, const float* ap, int64_t a_step, const float* bp, float* c, int64_t ldc,
+            int64_t rows, int64_t cols, bool acc, TileSink* sink, int64_t i0, int64_t j0) {
   __m512 c0[kNr], c1[kNr];
-#pragma GCC unroll 12
+#pragma GCC unroll 16
   for (int j = 0; j < kNr; ++j) c0[j] = c1[j] = _mm512_setzero_ps();
-  for (int64_t p = 0; p < kc; ++p, ap += kMr, bp += kNr) {
-    const __m512 a0 = _mm512_load_ps(ap), a1 = _mm512_load_ps(ap + 16);
-#pragma GCC unroll 12
+  const __mmask16 m0 = lanes(rows), m1 = lanes(rows - 16);
+  for (int64_t p = 0; p < kc; ++p, ap += a_step, bp += kNr) {
+    const __m512 a0 = _mm512_maskz_loadu_ps(m0, ap), a1 = _mm512_maskz_loadu_ps(m1, ap + 16);
+#pragma GCC unroll 16
     for (int j = 0; j < kNr; ++j) {
       const __m512 bj = _mm512_set1_ps(bp[j]);
       c0[j] = _mm512_fmadd_ps(a0, bj, c0[j]);
       c1[j] = _mm512_fmadd_ps(a1, bj, c1[j]);
     }
   }
-  const __mmask16 m0 = lanes(rows), m1 = lanes(rows - 16);
-#pragma GCC unroll 12
+  alignas(64) float tile[kMr * kNr];
+#pragma GCC unroll 16
   for (int j = 0; j < kNr; ++j) {
     if (j >= cols) break;
     float* cj = c + j * ldc;
@@ -148,8 +158,50 @@ void kernel(int64_t kc, const float* ap, const float* bp, float* c, int64_t ldc,
       r0 = _mm512_add_ps(_mm512_maskz_loadu_ps(m0, cj), r0);
       r1 = _mm512_add_ps(_mm512_maskz_loadu_ps(m1, cj + 16), r1);
     }
-    _mm512_mask_storeu_ps(cj, m0, r0);
-    _mm512_mask_storeu_ps(cj + 16, m1, r1);
+    if (sink) {
+      _mm512_store_ps(tile + j * kMr, r0);
+      _mm512_store_ps(tile + j * kMr + 16, r1);
+    } else {
+      _mm512_mask_storeu_ps(cj, m0, r0);
+      _mm512_mask_storeu_ps(cj + 16, m1, r1);
+    }
+  }
+  if (sink) sink->tile(i0, j0, rows, cols, tile, kMr);
+}
+
+template <int64_t kNr>
+void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a,
+                   int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc,
+                   bool accumulate, GemmWorkspace& ws, TileSink* sink) {
+  const int64_t kb = depth_block(k);
+  // A column-major A is read in place when few columns of C share it: packing it would cost as
+  // much as the product (the dense forward at batch 16 re-packed all weights every step).
+  const bool direct_a = ta == Trans::No && n <= kDirectAMaxN;
+  for (int64_t jc = 0; jc < n; jc += kNc) {
+    const int64_t nc = std::min(kNc, n - jc);
+    for (int64_t pc = 0; pc < k; pc += kb) {
+      const int64_t kc = std::min(kb, k - pc);
+      const bool acc = accumulate || pc > 0;
+      TileSink* const last = pc + kc >= k ? sink : nullptr;
+      pack_b<kNr>(tb, b, ldb, pc, kc, jc, nc, ws.b());
+      for (int64_t ic = 0; ic < m; ic += kMc) {
+        const int64_t mc = std::min(kMc, m - ic);
+        if (direct_a) {
+          for (int64_t jr = 0; jr < nc; jr += kNr)
+            for (int64_t ir = 0; ir < mc; ir += kMr)
+              kernel<kNr>(kc, a + (ic + ir) + pc * lda, lda, ws.b() + jr * kc,
+                          c + (ic + ir) + (jc + jr) * ldc, ldc, std::min(kMr, mc - ir),
+                          std::min(kNr, nc - jr), acc, last, ic + ir, jc + jr);
+          continue;
+        }
+        pack_a(ta, a, lda, ic, mc, pc, kc, ws.a());
+        for (int64_t jr = 0; jr < nc; jr += kNr)
+          for (int64_t ir = 0; ir < mc; ir += kMr)
+            kernel<kNr>(kc, ws.a() + ir * kc, kMr, ws.b() + jr * kc,
+                        c + (ic + ir) + (jc + jr) * ldc, ldc, std::min(kMr, mc - ir),
+                        std::min(kNr, nc - jr), acc, last, ic + ir, jc + jr);
+      }
+    }
   }
 }
 
@@ -158,30 +210,24 @@ void kernel(int64_t kc, const float* ap, const float* bp, float* c, int64_t ldc,
 bool sgemm_available() { return true; }
 
 void sgemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-           const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate, GemmWorkspace& ws) {
+           const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate, GemmWorkspace& ws,
+           TileSink* sink) {
   if (m < 1 || n < 1) return;
   if (k < 1) {
     if (!accumulate)
       for (int64_t j = 0; j < n; ++j) std::fill(c + j * ldc, c + j * ldc + m, 0.0f);
+    if (sink)  // the product is C itself: hand it over tile by tile
+      for (int64_t j = 0; j < n; j += kNrMax)
+        for (int64_t i = 0; i < m; i += kMr)
+          sink->tile(i, j, std::min(kMr, m - i), std::min(kNrMax, n - j), c + i + j * ldc, ldc);
     return;
   }
-  const int64_t kb = depth_block(k);
-  for (int64_t jc = 0; jc < n; jc += kNc) {
-    const int64_t nc = std::min(kNc, n - jc);
-    for (int64_t pc = 0; pc < k; pc += kb) {
-      const int64_t kc = std::min(kb, k - pc);
-      const bool acc = accumulate || pc > 0;
-      pack_b(tb, b, ldb, pc, kc, jc, nc, ws.b());
-      for (int64_t ic = 0; ic < m; ic += kMc) {
-        const int64_t mc = std::min(kMc, m - ic);
-        pack_a(ta, a, lda, ic, mc, pc, kc, ws.a());
-        for (int64_t jr = 0; jr < nc; jr += kNr)
-          for (int64_t ir = 0; ir < mc; ir += kMr)
-            kernel(kc, ws.a() + ir * kc, ws.b() + jr * kc, c + (ic + ir) + (jc + jr) * ldc, ldc,
-                   std::min(kMr, mc - ir), std::min(kNr, nc - jr), acc);
-      }
-    }
-  }
+  // A 32 x 8 tile when n is small and 8 divides it better than 12 (batch 16: 16 columns, not
+  // 24 with a third of the FMAs on padding); 32 x 12 otherwise (more FMAs per byte of A from L2).
+  if (n < kSmallN && round_up(n, 8) < round_up(n, 12))
+    sgemm_blocked<8>(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, accumulate, ws, sink);
+  else
+    sgemm_blocked<12>(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, accumulate, ws, sink);
 }
 
 #else  // no AVX-512: the layers use Eigen's product instead
@@ -189,7 +235,7 @@ void sgemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a, 
 bool sgemm_available() { return false; }
 
 void sgemm(Trans, Trans, int64_t, int64_t, int64_t, const float*, int64_t, const float*, int64_t,
-           float*, int64_t, bool, GemmWorkspace&) {
+           float*, int64_t, bool, GemmWorkspace&, TileSink*) {
   throw std::logic_error("sgemm: built without AVX-512 (check sgemm_available())");
 }
 

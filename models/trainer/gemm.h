@@ -31,10 +31,26 @@ class GemmWorkspace {
 
 bool sgemm_available();
 
+// A fused epilogue: receives each finished tile of C instead of C receiving it, so that a
+// consumer (the optimizer's update) reads the product from registers' worth of stack, not from
+// a matrix written and read back through the caches. Tile: rows x cols at (i0, j0) of C,
+// column-major with leading dimension ld; the tiles cover C exactly once.
+class TileSink {
+ public:
+  virtual void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t,
+                    int64_t ld) = 0;
+
+ protected:
+  ~TileSink() = default;
+};
+
 // C (m x n, leading dimension ldc) = op(A) (m x k) * op(B) (k x n), plus the old C if
 // `accumulate`. op(A) = A (lda >= m) or A^T (A stored k x m, lda >= k); likewise B. The
-// workspace must have been reserved for at least these sizes.
+// workspace must have been reserved for at least these sizes. With a sink, the final values go
+// to the sink and C only holds partial sums over the earlier depth blocks (undefined after);
+// the values are bit-identical to those stored without a sink.
 void sgemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-           const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate, GemmWorkspace& ws);
+           const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate, GemmWorkspace& ws,
+           TileSink* sink = nullptr);
 
 }  // namespace kp::trainer_detail

@@ -82,9 +82,10 @@ class Dense final : public Layer<T> {
   void backward(const T* x, const T*, const T* dy, T* dx, int64_t batch) override {
     CMapM<T> W(this->m_w, m_out, m_in), X(x, m_in, batch), dY(dy, m_out, batch);
     MapM<T> dW(this->m_dw, m_out, m_in);
-    if (batch == 1) {
-      if (!this->m_defer_weight_grad)
-        dW.noalias() = dY.col(0) * X.col(0).transpose();  // an outer product, not a k=1 GEMM
+    if (this->m_defer_weight_grad && defers_weight_grad<T>(batch)) {
+      // formed by the optimizer
+    } else if (batch == 1) {
+      dW.noalias() = dY.col(0) * X.col(0).transpose();  // an outer product, not a k=1 GEMM
     } else
       gemm(Trans::No, Trans::Yes, m_out, m_in, batch, dy, m_out, x, m_in, this->m_dw, m_out,
            false, *m_ws);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <type_traits>
 
 #include "core/network_spec.h"
 #include "core/workload_spec.h"
@@ -30,7 +31,8 @@ class Layer {
   virtual void forward(const T* x, T* y, int64_t batch) = 0;
   virtual void backward(const T* x, const T* y, const T* dy, T* dx, int64_t batch) = 0;
   // A dense layer's weight block (rows = outputs, cols = inputs, at the start of its
-  // parameters); at batch 1 with deferral on, backward() leaves that gradient unwritten.
+  // parameters); with deferral on, backward() leaves that gradient unwritten where
+  // defers_weight_grad<T>(batch).
   virtual bool weight_matrix(int64_t* /*rows*/, int64_t* /*cols*/) const { return false; }
   void set_defer_weight_grad(bool on) { m_defer_weight_grad = on; }
 
@@ -40,6 +42,18 @@ class Layer {
   T* m_w = nullptr;
   T* m_dw = nullptr;
 };
+
+// Whether a deferred dense weight gradient is left to the optimizer at this batch: the outer
+// product at batch 1; the fused GEMM epilogue up to kFusedMaxBatch, for float with the AVX-512
+// sgemm. Above, the product dominates and the update's weights and velocities, streamed between
+// the GEMM's depth blocks, evicted its packed panels from L2 (MLP b=1024: 10% slower fused,
+// b=4..128: 1.0-1.6x faster; bench_trainer on the Xeon of models/trainer/README.md).
+constexpr int64_t kFusedMaxBatch = 256;
+template <class T>
+bool defers_weight_grad(int64_t batch) {
+  return batch == 1 ||
+         (std::is_same_v<T, float> && sgemm_available() && batch <= kFusedMaxBatch);
+}
 
 // Throws std::invalid_argument for a layer kind the trainer does not implement. Layers with
 // products reserve their packing space in `ws` (shared by the network's layers: one runs at a

@@ -19,9 +19,9 @@ struct Network<T>::Impl {
   AlignedVector<T> params, grads;
   trainer_detail::GemmWorkspace gemm_ws;  // packing space of every layer's products
   int64_t max_batch = 0, in_elems = 0, classes = 0;
-  bool input_grad = false, defer_rank_one = false;
-  std::vector<RankOne<T>> rank_one_blocks;  // every dense layer's block at batch 1
-  std::vector<RankOne<T>> rank_one;         // what the last forward_backward deferred
+  bool input_grad = false, defer = false;
+  std::vector<WeightGradBlock<T>> blocks;    // every dense layer's weight block
+  std::vector<WeightGradBlock<T>> deferred;  // what the last forward_backward deferred
 
   // Softmax cross-entropy on the logits (classes, batch); writes d(mean loss)/d logits to dlogits.
   double loss(const int32_t* labels, int64_t batch, T* dlogits, int64_t* errors) {
@@ -87,16 +87,18 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
   }
   off = 0;
   for (size_t i = 0; i < m->layers.size(); ++i) {
-    RankOne<T> r;
+    WeightGradBlock<T> r;
     if (m->layers[i]->weight_matrix(&r.rows, &r.cols)) {
       r.offset = off;
       r.dy = m->dacts[i + 1].data();
       r.x = m->acts[i].data();
-      m->rank_one_blocks.push_back(r);
+      r.grad = m->grads.data() + off;
+      r.ws = &m->gemm_ws;
+      m->blocks.push_back(r);
     }
     off += m->layers[i]->param_count();
   }
-  m->rank_one.reserve(m->rank_one_blocks.size());
+  m->deferred.reserve(m->blocks.size());
 }
 
 template <class T>
@@ -126,19 +128,24 @@ template <class T>
 const T* Network<T>::input_grad() const { return m->dacts[0].data(); }
 
 template <class T>
-void Network<T>::set_defer_rank_one(bool on) {
-  m->defer_rank_one = on;
+void Network<T>::set_defer_weight_grads(bool on) {
+  m->defer = on;
   for (auto& l : m->layers) l->set_defer_weight_grad(on);
 }
 template <class T>
-const std::vector<RankOne<T>>& Network<T>::rank_one() const { return m->rank_one; }
+const std::vector<WeightGradBlock<T>>& Network<T>::deferred_weight_grads() const {
+  return m->deferred;
+}
 
 template <class T>
 double Network<T>::forward_backward(const int32_t* labels, int64_t batch) {
   m->forward(batch);
-  m->rank_one.clear();  // capacity kept: no allocation
-  if (m->defer_rank_one && batch == 1)
-    m->rank_one.insert(m->rank_one.end(), m->rank_one_blocks.begin(), m->rank_one_blocks.end());
+  m->deferred.clear();  // capacity kept: no allocation
+  if (m->defer && trainer_detail::defers_weight_grad<T>(batch))
+    for (WeightGradBlock<T> b : m->blocks) {
+      b.batch = batch;
+      m->deferred.push_back(b);
+    }
   const double loss = m->loss(labels, batch, m->dacts.back().data(), nullptr) / double(batch);
   for (size_t i = m->layers.size(); i-- > 0;) {
     T* dx = (i > 0 || m->input_grad) ? m->dacts[i].data() : nullptr;

@@ -15,13 +15,22 @@
 
 namespace kp {
 
+namespace trainer_detail {
+class GemmWorkspace;
+}
+
 // Parameters [offset, offset + rows * cols) are a column-major rows x cols weight matrix whose
-// gradient is the outer product dy x^T (a dense layer at batch 1).
+// gradient is dy x^T, dy (rows x batch) and x (cols x batch) column-major: a dense layer's
+// weight gradient, left for the optimizer to form inside its update. At batch 1 it is an outer
+// product; above, a GEMM whose tiles go straight into the update (`grad` holds its partial sums
+// over depth blocks, `ws` its packing space; both belong to the network).
 template <class T>
-struct RankOne {
-  int64_t offset = 0, rows = 0, cols = 0;
+struct WeightGradBlock {
+  int64_t offset = 0, rows = 0, cols = 0, batch = 1;
   const T* dy = nullptr;
   const T* x = nullptr;
+  T* grad = nullptr;
+  trainer_detail::GemmWorkspace* ws = nullptr;
 };
 
 template <class T>
@@ -50,11 +59,12 @@ class Network {
   double evaluate(const int32_t* labels, int64_t batch, int64_t* errors);
   void set_compute_input_grad(bool on);
   const T* input_grad() const;
-  // At batch 1, leave the dense weight gradients out of grads() and describe them instead in
-  // rank_one() (valid until the next forward), so the optimizer forms them inside its update.
-  void set_defer_rank_one(bool on);
+  // Leave the dense weight gradients out of grads() and describe them instead in
+  // deferred_weight_grads() (valid until the next forward), so the optimizer forms them inside
+  // its update: at batch 1 always, above batch 1 for float where the AVX-512 sgemm is built.
+  void set_defer_weight_grads(bool on);
   // The deferred blocks of the last forward_backward (empty unless it deferred), by offset.
-  const std::vector<RankOne<T>>& rank_one() const;
+  const std::vector<WeightGradBlock<T>>& deferred_weight_grads() const;
 
  private:
   struct Impl;

@@ -1,6 +1,9 @@
 #include "models/trainer/optimizer.h"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include "models/trainer/gemm.h"
 
 #ifdef __AVX512F__
 // GCC 12 flags its own masked-load intrinsics (_mm512_undefined_ps) as uninitialised.
@@ -53,13 +56,12 @@ struct OuterGrad {
 };
 
 #ifdef __AVX512F__
-// Updates parameters [0, n) with gradient grad.at(i); returns sum grad^2. Explicit AVX-512 (GCC
-// did not vectorise the generic loop with the norm folded in); masked tails keep the arithmetic
-// of an element independent of where it sits in the array.
+// Updates parameters [0, n) with gradient grad.at(i), adding grad^2 to the lanes of sq. Explicit
+// AVX-512 (GCC did not vectorise the generic loop with the norm folded in); masked tails keep the
+// arithmetic of an element independent of where it sits in the array.
 template <OptimizerKind kKind, class Grad>
-double update(const Coeffs& k, float* w, float* v, int64_t n, const Grad& grad) {
+void update_lanes(const Coeffs& k, float* w, float* v, int64_t n, const Grad& grad, __m512& sq) {
   const __m512 lr = _mm512_set1_ps(k.lr), wd = _mm512_set1_ps(k.wd), mu = _mm512_set1_ps(k.mu);
-  __m512 sq = _mm512_setzero_ps();
   for (int64_t i = 0; i < n; i += 16) {
     const __mmask16 m = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1u);
     const __m512 g = grad.at(i, m);
@@ -76,7 +78,45 @@ double update(const Coeffs& k, float* w, float* v, int64_t n, const Grad& grad) 
     }
     _mm512_mask_storeu_ps(w + i, m, wv);
   }
+}
+
+// Returns sum grad^2 over [0, n).
+template <OptimizerKind kKind, class Grad>
+double update(const Coeffs& k, float* w, float* v, int64_t n, const Grad& grad) {
+  __m512 sq = _mm512_setzero_ps();
+  update_lanes<kKind>(k, w, v, n, grad, sq);
   return double(_mm512_reduce_add_ps(sq));
+}
+
+// The epilogue of the deferred weight-gradient GEMM: each finished tile of dy x^T is applied to
+// the weights and velocities at its place, column by column.
+template <OptimizerKind kKind>
+class UpdateSink final : public trainer_detail::TileSink {
+ public:
+  UpdateSink(const Coeffs& k, float* w, float* v, int64_t rows) : m_k(k), m_w(w), m_v(v), m_rows(rows) {}
+  void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t,
+            int64_t ld) override {
+    for (int64_t j = 0; j < cols; ++j) {
+      const int64_t at = i0 + (j0 + j) * m_rows;
+      update_lanes<kKind>(m_k, m_w + at, m_v ? m_v + at : nullptr, rows, ArrayGrad{t + j * ld},
+                          m_sq);
+    }
+  }
+  double sq() const { return double(_mm512_reduce_add_ps(m_sq)); }
+
+ private:
+  Coeffs m_k;
+  float *m_w, *m_v;
+  int64_t m_rows;
+  __m512 m_sq = _mm512_setzero_ps();
+};
+
+template <OptimizerKind kKind>
+double update_gemm(const Coeffs& k, float* w, float* v, const DeferredGrad& d) {
+  UpdateSink<kKind> sink(k, w, v, d.rows);
+  trainer_detail::sgemm(trainer_detail::Trans::No, trainer_detail::Trans::Yes, d.rows, d.cols,
+                        d.batch, d.dy, d.rows, d.x, d.cols, d.grad, d.rows, false, *d.ws, &sink);
+  return sink.sq();
 }
 #else
 template <OptimizerKind kKind, class Grad>
@@ -97,6 +137,13 @@ double update(const Coeffs& k, float* w, float* v, int64_t n, const Grad& grad) 
 }
 #endif
 
+#ifndef __AVX512F__
+template <OptimizerKind kKind>
+double update_gemm(const Coeffs&, float*, float*, const DeferredGrad&) {
+  throw std::logic_error("optimizer: a deferred GEMM gradient without the AVX-512 sgemm");
+}
+#endif
+
 template <class Grad>
 double update_kind(const Coeffs& k, float* w, float* v, int64_t n, const Grad& grad) {
   switch (k.kind) {
@@ -107,24 +154,38 @@ double update_kind(const Coeffs& k, float* w, float* v, int64_t n, const Grad& g
   return 0;
 }
 
+// The deferred weight gradient of one block: the outer product at batch 1, else the GEMM.
+double update_deferred(const Coeffs& k, float* w, float* v, const DeferredGrad& d) {
+  if (d.batch > 1) {
+    switch (k.kind) {
+      case OptimizerKind::Sgd: return update_gemm<OptimizerKind::Sgd>(k, w, v, d);
+      case OptimizerKind::Momentum: return update_gemm<OptimizerKind::Momentum>(k, w, v, d);
+      case OptimizerKind::Nesterov: return update_gemm<OptimizerKind::Nesterov>(k, w, v, d);
+    }
+    return 0;
+  }
+  double sq = 0;
+  for (int64_t j = 0; j < d.cols; ++j)
+    sq += update_kind(k, w + j * d.rows, v ? v + j * d.rows : nullptr, d.rows,
+                      OuterGrad{d.dy, d.x[j]});
+  return sq;
+}
+
 }  // namespace
 
-double Optimizer::step(float* w, const float* g, int64_t step, const RankOneGrad* rank_one,
-                       size_t n_rank_one) {
+double Optimizer::step(float* w, const float* g, int64_t step, const DeferredGrad* deferred,
+                       size_t n_deferred) {
   const Coeffs k{m_spec.kind, static_cast<float>(learning_rate_at(m_spec, step)),
                  static_cast<float>(m_spec.weight_decay), static_cast<float>(m_spec.momentum)};
   float* v = m_velocity.empty() ? nullptr : m_velocity.data();
   auto at = [v](int64_t off) { return v ? v + off : nullptr; };
   double sq = 0;
   int64_t pos = 0;
-  for (size_t b = 0; b < n_rank_one; ++b) {
-    const RankOneGrad& r = rank_one[b];
-    sq += update_kind(k, w + pos, at(pos), r.offset - pos, ArrayGrad{g + pos});
-    for (int64_t j = 0; j < r.cols; ++j) {
-      const int64_t base = r.offset + j * r.rows;
-      sq += update_kind(k, w + base, at(base), r.rows, OuterGrad{r.dy, r.x[j]});
-    }
-    pos = r.offset + r.rows * r.cols;
+  for (size_t b = 0; b < n_deferred; ++b) {
+    const DeferredGrad& d = deferred[b];
+    sq += update_kind(k, w + pos, at(pos), d.offset - pos, ArrayGrad{g + pos});
+    sq += update_deferred(k, w + d.offset, at(d.offset), d);
+    pos = d.offset + d.rows * d.cols;
   }
   sq += update_kind(k, w + pos, at(pos), m_n - pos, ArrayGrad{g + pos});
   return sq;

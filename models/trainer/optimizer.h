@@ -8,9 +8,11 @@
 // Learning rate at step t (0-based): linear warm-up lr * (t+1)/warmup_steps for t < warmup_steps,
 // then constant, or linear decay to lr * final_lr_factor at decay_steps and held there.
 // Contract: step() allocates nothing; the velocity starts at zero.
-// Rank-one gradients: at batch 1 a dense layer's weight gradient is the outer product dy x^T;
-// step() can form it element by element inside the update instead of reading it from memory,
-// which saves writing and reading one float per weight (the b=1 step is bound by memory traffic).
+// Deferred weight gradients: a dense layer's weight gradient is dy x^T. At batch 1 (an outer
+// product) step() forms it element by element inside the update; above batch 1 it runs the
+// GEMM with the update as its epilogue (gemm.h's TileSink). Either way the gradient is never
+// written to memory and read back: that saves two passes over the weights, and the update is
+// bound by memory traffic. Each parameter sees the same float operations as in the plain path.
 #include <cstdint>
 #include <vector>
 
@@ -22,16 +24,16 @@ namespace kp {
 
 double learning_rate_at(const OptimizerSpec& spec, int64_t step);
 
-using RankOneGrad = RankOne<float>;
+using DeferredGrad = WeightGradBlock<float>;
 
 class Optimizer {
  public:
   Optimizer(const OptimizerSpec& spec, int64_t num_params);
   // Applies one update with the gradient g (of the loss, without weight decay) at step `step`;
-  // g is not read inside the `n_rank_one` blocks (sorted by offset, disjoint), whose gradient is
+  // g is not read inside the `n_deferred` blocks (sorted by offset, disjoint), whose gradient is
   // formed from dy and x. Returns the squared L2 norm of the gradient (without weight decay).
-  double step(float* w, const float* g, int64_t step, const RankOneGrad* rank_one = nullptr,
-              size_t n_rank_one = 0);
+  double step(float* w, const float* g, int64_t step, const DeferredGrad* deferred = nullptr,
+              size_t n_deferred = 0);
 
  private:
   OptimizerSpec m_spec;

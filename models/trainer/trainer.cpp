@@ -68,7 +68,7 @@ Trainer::Trainer(const ResolvedNetwork& net, const Dataset& data, const TrialCon
   if (data.train.sample.elements() != m_net.input_elements())
     throw std::invalid_argument("the dataset's samples do not match the network input");
   m_pos = data.train.n;  // forces a shuffle before the first batch
-  m_net.set_defer_rank_one(true);
+  m_net.set_defer_weight_grads(true);
 }
 
 void Trainer::next_batch() {
@@ -92,7 +92,7 @@ double Trainer::step() {
   const FlushDenormals ftz;
   next_batch();
   const double loss = m_net.forward_backward(m_labels.data(), m_cfg.batch);
-  const auto& r1 = m_net.rank_one();
+  const auto& r1 = m_net.deferred_weight_grads();
   m_grad_sq = m_opt.step(m_net.params(), m_net.grads(), m_step, r1.data(), r1.size());
   m_grad_sq_fused = !r1.empty();
   ++m_step;

@@ -58,11 +58,59 @@ TEST(Sgemm, MatchesNaiveProductForEveryLayoutAndEdge) {
   const Trans t[] = {Trans::No, Trans::Yes};
   // 1, partial tiles (m 33, 47; n 13, 25), a multiple of the tile (64 x 24), several depth blocks
   // (k 700 -> 2 x 350) and several row blocks (m 300 > 128).
-  const int64_t shapes[][3] = {{1, 1, 1}, {33, 13, 7}, {47, 25, 17}, {64, 24, 700}, {300, 29, 45}};
+  // n 100: A packed (n > 24); n 13, 25, 29, 1: the 32 x 8 tile; n 24, 100: the 32 x 12 tile.
+  const int64_t shapes[][3] = {{1, 1, 1},     {33, 13, 7},   {47, 25, 17},
+                               {64, 24, 700}, {300, 29, 45}, {70, 100, 333}};
   for (Trans ta : t)
     for (Trans tb : t)
       for (const auto& s : shapes)
         for (bool acc : {false, true}) check({ta, tb, s[0], s[1], s[2], acc});
+}
+
+// Collects the tiles handed to a sink into a matrix and counts how often each element came.
+class CollectingSink final : public TileSink {
+ public:
+  CollectingSink(int64_t m, int64_t n) : m_m(m), values(size_t(m * n)), hits(size_t(m * n)) {}
+  void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t,
+            int64_t ld) override {
+    for (int64_t j = 0; j < cols; ++j)
+      for (int64_t i = 0; i < rows; ++i) {
+        values[size_t(i0 + i + (j0 + j) * m_m)] = t[i + j * ld];
+        ++hits[size_t(i0 + i + (j0 + j) * m_m)];
+      }
+  }
+  int64_t m_m;
+  std::vector<float> values;
+  std::vector<int> hits;
+};
+
+// The fused epilogue sees every element of C exactly once, bit-identical to the stored product
+// (the optimizer relies on that for the same update as the unfused path).
+TEST(Sgemm, SinkReceivesEveryTileOnceWithTheStoredValues) {
+  if (!sgemm_available()) GTEST_SKIP() << "built without AVX-512";
+  const int64_t shapes[][3] = {{1, 1, 1}, {33, 13, 7}, {256, 16, 784}, {70, 100, 333},
+                               {40, 30, 0}};
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (const auto& s : shapes)
+    for (bool acc : {false, true}) {
+      const int64_t m = s[0], n = s[1], k = s[2];
+      std::vector<float> a(size_t(m * k + 1)), b(size_t(k * n + 1)), c0(size_t(m * n));
+      for (float& v : a) v = u(rng);
+      for (float& v : b) v = u(rng);
+      for (float& v : c0) v = u(rng);
+      GemmWorkspace ws;
+      ws.reserve(m, n, k);
+      std::vector<float> plain = c0, scratch = c0;
+      sgemm(Trans::No, Trans::Yes, m, n, k, a.data(), m, b.data(), n, plain.data(), m, acc, ws);
+      CollectingSink sink(m, n);
+      sgemm(Trans::No, Trans::Yes, m, n, k, a.data(), m, b.data(), n, scratch.data(), m, acc, ws,
+            &sink);
+      for (size_t i = 0; i < plain.size(); ++i) {
+        ASSERT_EQ(sink.hits[i], 1) << "m " << m << " n " << n << " k " << k << " at " << i;
+        ASSERT_EQ(sink.values[i], plain[i]) << "m " << m << " n " << n << " k " << k << " at " << i;
+      }
+    }
 }
 
 TEST(Sgemm, ZeroDepthClearsOrKeepsC) {

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "models/trainer/gemm.h"
 #include "models/trainer/trainer.h"
 
 namespace kp {
@@ -87,7 +88,9 @@ TEST(Trainer, GradientNormHook) {
   const ResolvedNetwork net = small_cnn();
   TrialConfig c = config(2);
   Trainer t(net, data(), c);
+  t.network().set_defer_weight_grads(false);  // every gradient written to grads()
   t.step();
+  ASSERT_TRUE(t.network().deferred_weight_grads().empty());
   const float* g = t.network().grads();
   double sq = 0;
   for (int64_t i = 0; i < t.network().num_params(); ++i) sq += double(g[i]) * g[i];
@@ -95,32 +98,45 @@ TEST(Trainer, GradientNormHook) {
   EXPECT_DOUBLE_EQ(t.last_grad_sq_norm(), sq);
 }
 
-// At batch 1 the dense weight gradients are formed inside the optimizer's update; the result
-// must match the plain path (gradient written, then a separate update) up to float rounding.
-TEST(Trainer, FusedBatchOneUpdateMatchesThePlainPath) {
+// The dense weight gradients are formed inside the optimizer's update (the outer product at
+// batch 1, the GEMM with the update as its epilogue up to kFusedMaxBatch); the result must match
+// the plain path (gradient written, then a separate update): bit for bit above batch 1 (the same
+// float operations per parameter), up to float rounding at batch 1 (Eigen's outer product), and
+// the gradient norm up to the order of its sum.
+void check_fused_update_matches_the_plain_path(int64_t batch, bool expect_fused) {
   const ResolvedNetwork net = small_cnn();
   TrialConfig c = config(8);
-  c.batch = 1;
+  c.batch = batch;
+  c.optimizer.weight_decay = 1e-3;
   Trainer t(net, data(), c);
   Network<float> plain(net, t.network().max_batch(), c.seed);
   Optimizer opt(c.optimizer, plain.num_params());
   const int64_t n = plain.num_params(), per = plain.input_elements();
   for (int step = 0; step < 20; ++step) {
     t.step();
-    ASSERT_FALSE(t.network().rank_one().empty());  // the fused path ran
-    // The same sample through the plain path: the trainer's input buffer still holds it.
-    std::copy(t.network().input(), t.network().input() + per, plain.input());
-    const int32_t label = t.last_labels()[0];
-    plain.forward_backward(&label, 1);
+    ASSERT_EQ(t.network().deferred_weight_grads().empty(), !expect_fused) << "batch " << batch;
+    // The same samples through the plain path: the trainer's input buffer still holds them.
+    std::copy(t.network().input(), t.network().input() + per * batch, plain.input());
+    plain.forward_backward(t.last_labels(), batch);
     double sq = 0;
     for (int64_t i = 0; i < n; ++i) sq += double(plain.grads()[i]) * plain.grads()[i];
     opt.step(plain.params(), plain.grads(), step);
-    EXPECT_NEAR(t.last_grad_sq_norm(), sq, 1e-5 * sq) << "step " << step;
+    EXPECT_NEAR(t.last_grad_sq_norm(), sq, 1e-5 * sq) << "batch " << batch << " step " << step;
   }
   double max_diff = 0;
   for (int64_t i = 0; i < n; ++i)
     max_diff = std::max(max_diff, double(std::abs(t.network().params()[i] - plain.params()[i])));
-  EXPECT_LT(max_diff, 1e-5);
+  if (batch == 1)
+    EXPECT_LT(max_diff, 1e-5);
+  else
+    EXPECT_EQ(max_diff, 0.0) << "batch " << batch;
+}
+
+TEST(Trainer, FusedUpdateMatchesThePlainPath) {
+  check_fused_update_matches_the_plain_path(1, true);
+  check_fused_update_matches_the_plain_path(2, trainer_detail::sgemm_available());
+  check_fused_update_matches_the_plain_path(16, trainer_detail::sgemm_available());
+  check_fused_update_matches_the_plain_path(300, false);  // above kFusedMaxBatch (256)
 }
 
 TEST(Trainer, StopAfterSteps) {
