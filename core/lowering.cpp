@@ -51,7 +51,6 @@ void lower_layer(const ResolvedLayer& l, int32_t id, bool first, std::vector<Op>
       const int64_t pix_out = l.out.h * l.out.w, pix_in = l.in.h * l.in.w;
       const int64_t cout = l.out.c, cin = l.in.c;
       const double in_fraction = static_cast<double>(pix_in) / static_cast<double>(pix_out * kk);
-      const double out_fraction = static_cast<double>(pix_out) / static_cast<double>(pix_in * kk);
       Op f = gemm(id, Phase::Forward, {pix_out, cout, kk * cin}, BatchDim::M);
       f.a_unique_fraction = std::min(1.0, in_fraction);
       fwd.push_back(f);
@@ -61,8 +60,15 @@ void lower_layer(const ResolvedLayer& l, int32_t id, bool first, std::vector<Op>
       wg.a_unique_fraction = std::min(1.0, in_fraction);
       // Reverse order inside the layer: data gradient first lets the previous layer start.
       if (!first) {
-        Op bd = gemm(id, Phase::BackwardData, {pix_in, cin, kk * cout}, BatchDim::M);
-        bd.a_unique_fraction = std::min(1.0, out_fraction);
+        // The data gradient is the transposed convolution: each forward MAC has exactly one
+        // backward MAC. Per input pixel the reduction runs over the (output pixel, tap) pairs that
+        // touched it, k*k*cout*pix_out/pix_in on average: k*k*cout at stride 1 with same padding,
+        // 1/s^2 of it at stride s (implicit-GEMM dgrad does not multiply the zeros a dilated dY
+        // would hold; cuDNN, CUTLASS strided dgrad). Same MAC count as the forward GEMM.
+        const int64_t k_red = pix_out < pix_in ? std::max<int64_t>(1, (kk * cout * pix_out + pix_in / 2) / pix_in)
+                                               : kk * cout;
+        Op bd = gemm(id, Phase::BackwardData, {pix_in, cin, k_red}, BatchDim::M);
+        bd.a_unique_fraction = std::min(1.0, static_cast<double>(pix_out * cout) / static_cast<double>(pix_in * k_red));
         bwd.push_back(bd);
       }
       bwd.push_back(wg);

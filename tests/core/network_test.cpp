@@ -70,4 +70,30 @@ TEST(Lowering, ConvGemmsFollowScaleSimMapping) {
   EXPECT_EQ(s.ops.back().elements_at(8), s.params);
 }
 
+// A stride-2 convolution's data gradient is its transposed convolution: exactly as many MACs as
+// the forward GEMM (each forward MAC has one backward MAC), not the 4x of convolving a
+// zero-dilated dY. 16x16x64 -> 8x8x128, 3x3: forward 64 out-pixels x 128 x 576; backward data
+// 256 in-pixels x 64 x (9 x 128 x 64 / 256 = 288).
+TEST(Lowering, StridedConvDataGradientHasTheForwardMacs) {
+  NetworkSpec n;
+  n.input = {64, 16, 16};
+  n.layers = {conv(64, 3, 1, Padding::Same), conv(128, 3, 2, Padding::Same)};
+  const LoweredStep s = lower_training_step(resolve_network(n));
+  const Op* fwd = nullptr;
+  const Op* bd = nullptr;
+  for (const Op& op : s.ops) {
+    if (op.kind != OpKind::Gemm || op.layer != 1) continue;
+    if (op.phase == Phase::Forward) fwd = &op;
+    if (op.phase == Phase::BackwardData) bd = &op;
+  }
+  ASSERT_TRUE(fwd && bd);
+  const GemmDims f = fwd->gemm_at(2), d = bd->gemm_at(2);
+  EXPECT_EQ(f.m * f.n * f.k, 2 * 64 * 128 * 576);
+  EXPECT_EQ(d.m, 2 * 256);
+  EXPECT_EQ(d.n, 64);
+  EXPECT_EQ(d.k, 288);
+  EXPECT_EQ(d.m * d.n * d.k, f.m * f.n * f.k);
+  EXPECT_DOUBLE_EQ(bd->a_unique_fraction, 64.0 * 128 / (256.0 * 288));  // dY once per 9 taps / 4
+}
+
 }  // namespace kp
