@@ -38,11 +38,16 @@ const char* collective_name(Collective c) {
 
 namespace {
 
-LinkSpec parse_link(ConfigMap m, bool network = false) {
+LinkSpec parse_link(ConfigMap m, bool network = false, double default_efficiency = 1.0) {
   LinkSpec l;
   l.bandwidth_bytes_per_s = m.quantity("bandwidth", Dim::BytesPerSecond);
   l.latency_s = m.quantity_nonneg_or("latency", Dim::Seconds, 0.0);
-  if (network) l.flow_bandwidth_bytes_per_s = m.quantity_or("flow_bandwidth", Dim::BytesPerSecond, 0.0);
+  l.efficiency = default_efficiency;
+  if (network) {
+    l.flow_bandwidth_bytes_per_s = m.quantity_or("flow_bandwidth", Dim::BytesPerSecond, 0.0);
+    // The network is its own unit type (e.g. TCP sockets vs the PCIe fabric): its own factor.
+    l.efficiency = m.number_or("efficiency", 0.01, 1.0, default_efficiency);
+  }
   m.check_unknown();
   return l;
 }
@@ -96,10 +101,11 @@ void parse_interconnect(ConfigMap n, HardwareSpec& hw) {
   ic.links_per_chip = n.integer_or("links_per_chip", 1, 1);
   ic.efficiency = n.number_or("efficiency", 0.01, 1.0, 1.0);
   ic.bucket_bytes = n.quantity_or("bucket", Dim::Bytes, ic.bucket_bytes);
+  ic.first_bucket_bytes = n.quantity_or("first_bucket", Dim::Bytes, ic.first_bucket_bytes);
   ic.chunks = n.integer_or("chunks", 1, 1);
   ic.link = parse_link(n.map("link"));
   if (ic.topology == Topology::Hierarchical) {
-    ic.inter_node = parse_link(n.map("inter_node"), true);
+    ic.inter_node = parse_link(n.map("inter_node"), true, ic.efficiency);
   } else if (n.has("inter_node")) {
     n.error("inter_node", "only a hierarchical topology has an inter_node network");
   }

@@ -42,6 +42,7 @@ struct LinkSpec {
   double bandwidth_bytes_per_s = 0;  // per direction
   double latency_s = 0;
   double flow_bandwidth_bytes_per_s = 0;  // inter_node only: cap of one TCP flow (0 = none)
+  double efficiency = 1.0;  // inter_node only: achieved / nominal (default interconnect.efficiency)
 };
 
 struct InterconnectSpec {
@@ -54,6 +55,7 @@ struct InterconnectSpec {
   int64_t links_per_chip = 1;  // parallel links a chip drives in one collective direction
   double efficiency = 1.0;   // achieved / nominal bandwidth, one global factor (say why in YAML)
   double bucket_bytes = 25.0 * 1048576;  // gradient bucket (PyTorch DDP default 25 MiB)
+  double first_bucket_bytes = 1048576;   // the first-defined parameters' bucket (PyTorch DDP 1 MiB)
   int64_t chunks = 1;        // pieces each collective step is split into; they pipeline over links
 };
 

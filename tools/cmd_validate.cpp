@@ -70,8 +70,9 @@ int run_validate(const Args& args) {
                 "sync_measured_s,sync_predicted_s,sync_ape_pct,allreduce_total_s\n");
   else
     std::printf("%s on %s vs Pollux traces in %s\n"
-                "sync_time is compared with allreduce_exposed (the all-reduce not hidden behind backward):\n"
-                "the measured sync_time falls with local_bsz at constant gradient bytes, so it is exposed time.\n",
+                "sync_time is compared with allreduce_exposed: AdaptDL times it with CUDA events from the last\n"
+                "parameter's gradient hook to the end of DDP's gradient synchronisation (adaptdl/torch/\n"
+                "parallel.py), i.e. the all-reduce not hidden behind backward, plus any wait for a slower replica.\n",
                 c.workload.name.c_str(), c.hw.name.c_str(), dir.c_str());
   for (const auto& [name, rows] : files) {
     std::vector<Scored> scored;

@@ -33,12 +33,14 @@ std::string learners_problem(const InterconnectSpec& ic, int64_t p) {
   return "";
 }
 
-double node_network_bytes_per_s(const InterconnectSpec& ic, int64_t g) {
+double node_network_bytes_per_s(const InterconnectSpec& ic, int64_t flows) {
   double bw = ic.inter_node.bandwidth_bytes_per_s;
   if (ic.inter_node.flow_bandwidth_bytes_per_s > 0)
-    bw = std::min(bw, static_cast<double>(g) * ic.inter_node.flow_bandwidth_bytes_per_s);
-  return bw * ic.efficiency;
+    bw = std::min(bw, static_cast<double>(flows) * ic.inter_node.flow_bandwidth_bytes_per_s);
+  return bw * ic.inter_node.efficiency;
 }
+
+int64_t network_flows(const InterconnectSpec& ic, int64_t g) { return ic.collective == Collective::Ring ? 1 : g; }
 
 double pipelined_ring_phase_s(int64_t steps, int64_t chunks, double chunk_s, double alpha_s) {
   if (steps <= 0) return 0.0;
@@ -70,11 +72,19 @@ double hierarchical_s(const InterconnectSpec& ic, int64_t p, double bytes) {
   if (nodes > 1) {
     // Each GPU's ring moves s = D/(g n) per step; the node's g rings share its NIC.
     const double s = bytes / (gd * nd) / c;
-    const double net_bw = node_network_bytes_per_s(ic, g);
+    const double net_bw = node_network_bytes_per_s(ic, network_flows(ic, g));
     const double chunk_s = std::max(gd * s / net_bw, s / bw);
     across = pipelined_ring_phase_s(2 * (nodes - 1), ic.chunks, chunk_s, ic.link.latency_s + ic.inter_node.latency_s);
   }
   return 2.0 * in_node + across;
+}
+
+// Flat ring over whole nodes (collective_analytic.h): the node-boundary hop paces every step.
+double flat_ring_across_nodes_s(const InterconnectSpec& ic, int64_t p, double bytes) {
+  const double c = static_cast<double>(ic.chunks), s = bytes / static_cast<double>(p) / c;
+  const double dev_bw = ic.link.bandwidth_bytes_per_s * ic.efficiency * static_cast<double>(ic.links_per_chip);
+  const double chunk_s = std::max(s / dev_bw, s / node_network_bytes_per_s(ic, 1));
+  return pipelined_ring_phase_s(2 * (p - 1), ic.chunks, chunk_s, ic.link.latency_s + ic.inter_node.latency_s);
 }
 
 }  // namespace
@@ -87,7 +97,9 @@ double allreduce_s(const InterconnectSpec& ic, int64_t p, double bytes) {
   // Ring and torus use links_per_chip ring directions (each carries half); switch ports aggregate.
   const double dirs = static_cast<double>(ic.links_per_chip);
   switch (ic.collective) {
-    case Collective::Ring: return ring_phase(ic, 2 * (p - 1), bytes / (pd * dirs), a, link_bw);
+    case Collective::Ring:
+      if (ic.topology == Topology::Hierarchical && p > ic.devices_per_node) return flat_ring_across_nodes_s(ic, p, bytes);
+      return ring_phase(ic, 2 * (p - 1), bytes / (pd * dirs), a, link_bw);
     case Collective::HalvingDoubling: {
       const double bw = link_bw * dirs;
       const double log_p = std::ceil(std::log2(pd));

@@ -16,6 +16,12 @@
 //   hierarchical:       reduce-scatter in node (PCIe/NVLink), ring across nodes on D/g per GPU with the
 //                       g rings sharing the node NIC (one step: alpha_link + alpha_net + max(g s/B_net,
 //                       s/B_link)), all-gather in node
+//   ring on a hierarchical topology: NCCL's flat ring through all P = g n devices, node after node
+//                       (NCCL ring all-reduce; NVIDIA/nccl issue #209: each inter-node link carries
+//                       (P-1)/P D per phase). 2(P-1) steps of s = D/(P C); a node boundary is crossed
+//                       by one connection (one TCP flow) per direction, so every step takes
+//                       T(2(P-1), s, C) with s/B = max(s/B_link, s/B_net(1 flow)), alpha = alpha_link +
+//                       alpha_net: the boundary hop is the slowest and every ring step waits for it.
 #include <cstdint>
 #include <string>
 
@@ -34,11 +40,13 @@ TorusDims torus_dims(int64_t learners);
 // halving_doubling P that is not a power of two.
 std::string learners_problem(const InterconnectSpec& ic, int64_t learners);
 
-// Bandwidth of one node's network link when its g devices each run one ring across nodes: the NIC
-// (inter_node.bandwidth), capped at g flows of inter_node.flow_bandwidth (each ring is one TCP
-// connection; clouds cap a single flow, e.g. AWS 10 Gb/s inside a cluster placement group), times
-// efficiency. Both fidelities use it for the NIC links.
-double node_network_bytes_per_s(const InterconnectSpec& ic, int64_t devices_per_node);
+// Bandwidth of one node's network link carrying `flows` TCP flows: the NIC (inter_node.bandwidth),
+// capped at flows x inter_node.flow_bandwidth (clouds cap a single flow, e.g. AWS 10 Gb/s inside a
+// cluster placement group), times inter_node.efficiency. Both fidelities use it for the NIC links.
+double node_network_bytes_per_s(const InterconnectSpec& ic, int64_t flows);
+// TCP flows one node's NIC carries per direction in ic.collective: g for the hierarchical collective
+// (one ring across nodes per device), 1 for a flat ring (one connection at each node boundary).
+int64_t network_flows(const InterconnectSpec& ic, int64_t devices_per_node);
 
 // T(R, s, C) above, with per-chunk service time `chunk_s` (= s/B).
 double pipelined_ring_phase_s(int64_t steps, int64_t chunks, double chunk_s, double alpha_s);

@@ -9,11 +9,12 @@
 
 namespace kp {
 
-StepProfileBuilder::StepProfileBuilder(const LoweredStep& step, double bucket_bytes,
+StepProfileBuilder::StepProfileBuilder(const LoweredStep& step, double bucket_bytes, double first_bucket_bytes,
                                        int64_t grad_bytes_per_param, int64_t per_learner_batch,
                                        std::vector<LayerRecord>* layers)
     : m_step(step),
       m_bucket_limit(bucket_bytes),
+      m_first_limit(std::min(first_bucket_bytes, bucket_bytes)),
       m_grad_bytes(static_cast<double>(grad_bytes_per_param)),
       m_batch(per_learner_batch),
       m_layers(layers) {}
@@ -27,13 +28,7 @@ void StepProfileBuilder::add(const Op& op, const OpCost& c) {
   m_prof.actions.vector_ops += c.vector_ops;
   m_prof.actions.sram_bytes += c.sram_bytes;
   m_prof.actions.dram_bytes += c.dram_bytes;
-  if (op.grad_params > 0) {
-    m_bucket += static_cast<double>(op.grad_params) * m_grad_bytes;
-    if (m_bucket >= m_bucket_limit) {
-      m_prof.buckets.emplace_back(m_t, m_bucket);
-      m_bucket = 0;
-    }
-  }
+  if (op.grad_params > 0) m_grads.emplace_back(m_t, static_cast<double>(op.grad_params) * m_grad_bytes);
   if (m_layers) {
     LayerRecord rec;
     rec.name = m_step.layer_names[static_cast<size_t>(op.layer)];
@@ -49,8 +44,21 @@ void StepProfileBuilder::add(const Op& op, const OpCost& c) {
 }
 
 StepProfile StepProfileBuilder::done() {
-  if (m_bucket > 0) m_prof.buckets.emplace_back(m_t, m_bucket);  // the last, partial bucket
-  m_bucket = 0;
+  // Assign in definition order (backward order reversed); the first-defined gradient of a bucket
+  // is produced last, so it sets the bucket's ready time.
+  m_prof.buckets.clear();
+  double bytes = 0, ready = 0;
+  for (auto it = m_grads.rbegin(); it != m_grads.rend(); ++it) {
+    if (bytes == 0) ready = it->first;
+    bytes += it->second;
+    if (bytes >= (m_prof.buckets.empty() ? m_first_limit : m_bucket_limit)) {
+      m_prof.buckets.emplace_back(ready, bytes);
+      bytes = 0;
+    }
+  }
+  if (bytes > 0) m_prof.buckets.emplace_back(ready, bytes);  // the last assigned, partial
+  std::reverse(m_prof.buckets.begin(), m_prof.buckets.end());  // reduction order
+  m_grads.clear();
   m_prof.backward_end_s = m_t;
   return m_prof;
 }

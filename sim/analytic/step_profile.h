@@ -1,10 +1,15 @@
 #pragma once
 // One learner's update at per-learner batch m without the all-reduce, and the step that adds
 // the all-reduce for P learners. Shared by both fidelities so that they differ only in how an op
-// is timed. Contract: StepProfileBuilder::add() takes the ops of a LoweredStep in order; gradient
-// buckets close when they reach `bucket_bytes` (the last one may be partial); finish_update()
-// starts bucket b's all-reduce at max(ready_b, end_{b-1}) (contention-free pipeline) and exposes
-// what ends after backward.
+// is timed. Contract: StepProfileBuilder::add() takes the ops of a LoweredStep in order; done()
+// groups the gradients into buckets as PyTorch DDP does (torch/nn/parallel/distributed.py and its
+// Reducer, PyTorch >= 1.5): parameters are assigned in definition (forward) order, the first bucket
+// closing once it holds `first_bucket_bytes` (DDP's 1 MiB _DEFAULT_FIRST_BUCKET_BYTES, so that the
+// gradients produced last do not wait in a large bucket after backward ends), every later one once
+// it holds `bucket_bytes` (bucket_cap_mb, 25 MiB); the last assigned may be partial. Buckets are
+// reduced in the reverse order, the order backward produces them; a bucket is ready when its
+// first-defined parameter's gradient is. finish_update() starts bucket b's all-reduce at
+// max(ready_b, end_{b-1}) (contention-free pipeline) and exposes what ends after backward.
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -19,22 +24,24 @@ namespace kp {
 struct StepProfile {
   double forward_s = 0, backward_s = 0, optimizer_s = 0, backward_end_s = 0;
   ActionCounts actions;                            // link_bytes are added per P
-  std::vector<std::pair<double, double>> buckets;  // (ready time in s, gradient bytes)
+  std::vector<std::pair<double, double>> buckets;  // (ready time in s, gradient bytes), reduction order
 };
 
 class StepProfileBuilder {
  public:
-  StepProfileBuilder(const LoweredStep& step, double bucket_bytes, int64_t grad_bytes_per_param,
-                     int64_t per_learner_batch, std::vector<LayerRecord>* layers);
+  // first_bucket_bytes is capped at bucket_bytes (the first bucket is never the larger one).
+  StepProfileBuilder(const LoweredStep& step, double bucket_bytes, double first_bucket_bytes,
+                     int64_t grad_bytes_per_param, int64_t per_learner_batch, std::vector<LayerRecord>* layers);
   void add(const Op& op, const OpCost& cost);
   StepProfile done();
 
  private:
   const LoweredStep& m_step;
-  double m_bucket_limit, m_grad_bytes;
+  double m_bucket_limit, m_first_limit, m_grad_bytes;
   int64_t m_batch;
   std::vector<LayerRecord>* m_layers;
-  double m_t = 0, m_bucket = 0;
+  double m_t = 0;
+  std::vector<std::pair<double, double>> m_grads;  // (ready time, bytes) in backward order
   StepProfile m_prof;
 };
 

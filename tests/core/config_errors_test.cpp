@@ -290,7 +290,25 @@ TEST(ConfigErrors, InterconnectBucketChunksAndLinks) {
             "hw.yaml:14:19: error: interconnect.links_per_chip: expected 1 or 2 on a ring (a ring uses one or both "
             "directions), got 3");
   EXPECT_EQ(hw_line(11, "  topology: hierarchical\n  devices_per_node: 4\n  inter_node: {bandwidth: 0 Gb/s}"),
-            "hw.yaml:13:27: error: interconnect.inter_node.bandwidth: expected a bandwidth > 0, got \"0 Gb/s\"");
+            "hw.yaml:13:27: error: interconnect.inter_node.bandwidth: expected a bandwidth > 0, got \"0 Gb/s\"");  EXPECT_EQ(hw_line(13, "  max_learners: 8\n  first_bucket: 0 MiB"),
+            "hw.yaml:14:17: error: interconnect.first_bucket: expected a size > 0, got \"0 MiB\"");
+  EXPECT_EQ(hw_line(11, "  topology: hierarchical\n  devices_per_node: 4\n  inter_node: {bandwidth: 1 Gb/s, efficiency: 0}"),
+            "hw.yaml:13:47: error: interconnect.inter_node.efficiency: expected a number in [0.01, 1], got \"0\"");
+}
+
+// The network's efficiency is its own factor; without one it inherits interconnect.efficiency.
+TEST(ConfigErrors, InterNodeEfficiencyDefaultsToTheInterconnects) {
+  const std::string base = replace_line(kHardware, 11, "  topology: hierarchical\n  devices_per_node: 4\n  efficiency: 0.4");
+  const HardwareSpec inherit = parse_hardware(ConfigDoc::load(write_temp(
+      replace_line(base, 15, "  max_learners: 8\n  inter_node: {bandwidth: 8 Gb/s}"), "inherit.yaml")));
+  EXPECT_DOUBLE_EQ(inherit.interconnect.inter_node.efficiency, 0.4);
+  EXPECT_DOUBLE_EQ(inherit.interconnect.first_bucket_bytes, 1048576.0);  // PyTorch DDP's default
+  const HardwareSpec own = parse_hardware(ConfigDoc::load(write_temp(
+      replace_line(base, 15, "  max_learners: 8\n  first_bucket: 2 MiB\n  inter_node: {bandwidth: 8 Gb/s, efficiency: 0.5}"),
+      "own.yaml")));
+  EXPECT_DOUBLE_EQ(own.interconnect.inter_node.efficiency, 0.5);
+  EXPECT_DOUBLE_EQ(own.interconnect.efficiency, 0.4);
+  EXPECT_DOUBLE_EQ(own.interconnect.first_bucket_bytes, 2.0 * 1048576);
 }
 
 }  // namespace kp

@@ -90,6 +90,28 @@ TEST(NetClosedForm, HierarchicalWithOneDevicePerNodeSharesNothing) {
   expect_same(sim(one_node, 4), allreduce_s(one_node, 4, kD));
 }
 
+// NCCL's flat ring on a two-level fabric: 2(P-1) steps of D/P; the node-boundary hop (PCIe up,
+// NIC, NIC, PCIe down, one TCP flow) paces every step. Contention-free: each NIC carries one
+// transfer per direction per step.
+TEST(NetClosedForm, FlatRingAcrossNodesIsPacedByTheNodeBoundary) {
+  InterconnectSpec ic = spec(Topology::Hierarchical, Collective::Ring);
+  ic.devices_per_node = 4;
+  ic.inter_node.flow_bandwidth_bytes_per_s = 0.2 * kB;  // one flow: 0.2 of the 0.5 GB/s NIC
+  ic.inter_node.efficiency = 0.5;                       // the network's own factor: 0.1 GB/s
+  EXPECT_DOUBLE_EQ(node_network_bytes_per_s(ic, network_flows(ic, 4)), 0.1 * kB);
+  // 2 nodes x 4: 14 steps of alpha + 10 us + (D/8) / 0.1 GB/s.
+  expect_same(allreduce_s(ic, 8, kD), 14 * (kAlpha + 10e-6 + kD / 8 / (0.1 * kB)));
+  for (int64_t p : {8, 12})
+    for (int64_t chunks : {1, 3}) {
+      ic.chunks = chunks;
+      expect_same(sim(ic, p), allreduce_s(ic, p, kD));
+    }
+  // Inside one node the ring never reaches the NIC: 2(P-1) steps of alpha + (D/P)/B_link.
+  ic.chunks = 1;
+  expect_same(allreduce_s(ic, 4, kD), 6 * (kAlpha + kD / 4 / kB));
+  expect_same(sim(ic, 4), allreduce_s(ic, 4, kD));
+}
+
 TEST(NetClosedForm, DoubleBinaryTreeOnTwoLearners) {
   // P = 2: each tree is one edge; reduce then broadcast, D/2 each, never on the same port at once.
   const InterconnectSpec ic = spec(Topology::Switch, Collective::DoubleBinaryTree);

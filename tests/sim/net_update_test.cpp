@@ -20,7 +20,8 @@ TEST(NetUpdate, ContentionFreeBucketsEqualTheTwinsClosedForm) {
   hw.interconnect.bucket_bytes = 8.0 * 1048576;  // ResNet-18 in bf16 is 22 MB: three buckets
   const WorkloadSpec w = parse_workload(ConfigDoc::load(src + "/workloads/resnet18_cifar10.yaml"));
   const LoweredStep step = lower_training_step(resolve_network(w.network));
-  StepProfileBuilder builder(step, hw.interconnect.bucket_bytes, hw.array.bytes_per_element, 4, nullptr);
+  StepProfileBuilder builder(step, hw.interconnect.bucket_bytes, hw.interconnect.first_bucket_bytes,
+                             hw.array.bytes_per_element, 4, nullptr);
   const ChipAnalytic chip(hw, hw.array.bytes_per_element);
   for (const Op& op : step.ops) builder.add(op, chip.cost(op, 4));
   const StepProfile prof = builder.done();
@@ -35,10 +36,12 @@ TEST(NetUpdate, ContentionFreeBucketsEqualTheTwinsClosedForm) {
 }
 
 TEST(NetUpdate, SharedNicMakesTheFidelitiesDiffer) {
-  // t4_cluster, 2 nodes x 4 GPUs: four rings share each NIC; one ring's latency hides behind the
-  // others' transfers (net_contention_test.cpp), so SystemC is below the closed form, never above.
+  // t4_cluster's fabric with the hierarchical collective, 2 nodes x 4 GPUs: four rings share each
+  // NIC; one ring's latency hides behind the others' transfers (net_contention_test.cpp), so
+  // SystemC is below the closed form, never above.
   const std::string src(KP_SOURCE_DIR);
-  const HardwareSpec hw = parse_hardware(ConfigDoc::load(src + "/hw_configs/t4_cluster.yaml"));
+  HardwareSpec hw = parse_hardware(ConfigDoc::load(src + "/hw_configs/t4_cluster.yaml"));
+  hw.interconnect.collective = Collective::Hierarchical;  // t4_cluster ships NCCL's flat ring
   StepProfile prof;
   prof.buckets = {{0.0, 25.0 * 1048576}, {0.0, 4.0 * 1048576}};
   const std::vector<double> sc = bucket_allreduce_s(hw.interconnect, 8, prof);

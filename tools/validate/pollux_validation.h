@@ -17,7 +17,9 @@ struct PlacementRow {
   std::vector<int> gpus_per_node;  // one entry per node
   int64_t local_bsz = 0;         // per-GPU batch
   double step_time_s = 0;        // measured seconds per optimizer step
-  double sync_time_s = 0;        // measured seconds of all-reduce inside the step
+  // Measured seconds from the end of backward to the end of DDP's all-reduce (AdaptDL's CUDA
+  // events in adaptdl/torch/parallel.py): the exposed all-reduce, waits for slower replicas included.
+  double sync_time_s = 0;
   int64_t learners() const;
   std::string placement() const;  // digits, as in placements.csv
 };

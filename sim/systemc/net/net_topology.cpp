@@ -42,7 +42,7 @@ NetTopology::NetTopology(const InterconnectSpec& ic, int64_t p) : m_kind(ic.topo
       m_g = std::min<int64_t>(p, ic.devices_per_node);
       const auto g = static_cast<int32_t>(m_g), nodes = n / g;
       const double dev = bw * static_cast<double>(ic.links_per_chip);
-      const double net = node_network_bytes_per_s(ic, m_g);
+      const double net = node_network_bytes_per_s(ic, network_flows(ic, m_g));
       for (int32_t i = 0; i < n; ++i) add(i, n + i / g, dev, a);
       for (int32_t i = 0; i < n; ++i) add(n + i / g, i, dev, 0.0);
       for (int32_t k = 0; k < nodes; ++k) add(n + k, n + nodes, net, ic.inter_node.latency_s);

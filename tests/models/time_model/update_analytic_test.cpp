@@ -155,4 +155,34 @@ TEST(AnalyticUpdate, GradientAccumulationWhenTheBatchDoesNotFit) {
   EXPECT_THROW(AnalyticUpdate(hw, step, 2).simulate(8, 1), std::invalid_argument);
 }
 
+// PyTorch DDP's bucketing: parameters assigned in definition order, the first bucket closing at
+// first_bucket (1 MiB), the next ones at bucket; reduced in the reverse order, each ready when its
+// first-defined gradient is. Layers 0..3 hold 0.8, 0.4, 8 and 1.2 MB of gradient; backward
+// produces them in the order 3, 2, 1, 0 at t = 1, 2, 3, 4 s. Assignment: {0, 1} = 1.2 MB >= 1 MiB,
+// {2} = 8 MB >= 4 MiB, {3} = 1.2 MB (partial). Reduction order: {3} at 1 s, {2} at 2 s, {0, 1} at 4 s.
+TEST(StepProfile, BucketsAsPyTorchDdp) {
+  LoweredStep step;
+  const int64_t params[] = {200000, 100000, 2000000, 300000};  // 4-byte gradients
+  for (int32_t layer = 3; layer >= 0; --layer) {
+    Op op;
+    op.layer = layer;
+    op.phase = Phase::BackwardWeight;
+    op.grad_params = params[layer];
+    step.ops.push_back(op);
+  }
+  OpCost one_second;
+  one_second.seconds = 1.0;
+  StepProfileBuilder b(step, 4.0 * 1048576, 1048576, 4, 1, nullptr);
+  for (const Op& op : step.ops) b.add(op, one_second);
+  const StepProfile prof = b.done();
+  ASSERT_EQ(prof.buckets.size(), 3u);
+  EXPECT_EQ(prof.buckets[0], std::make_pair(1.0, 1.2e6));
+  EXPECT_EQ(prof.buckets[1], std::make_pair(2.0, 8.0e6));
+  EXPECT_EQ(prof.buckets[2], std::make_pair(4.0, 1.2e6));
+  // A first bucket larger than `bucket` is capped at it: {0} 0.8 MB, {1} 0.4 MB, ... one per layer.
+  StepProfileBuilder tiny(step, 1.0, 1048576, 4, 1, nullptr);
+  for (const Op& op : step.ops) tiny.add(op, one_second);
+  EXPECT_EQ(tiny.done().buckets.size(), 4u);
+}
+
 }  // namespace kp
