@@ -44,23 +44,26 @@ void print_worst(const std::vector<Scored>& rows, bool sync) {
 
 int run_validate(const Args& args) {
   po::options_description desc("validate options");
-  std::string suite, dir, hw, workload, format;
+  std::string suite, dir, hw, workload, format, fidelity;
   std::vector<std::string> sets;
   desc.add_options()("suite", po::value(&suite)->required(), "trace suite (pollux)")(
       "dir", po::value(&dir)->required(), "folder with placements.csv and scalability.csv")(
       "hw", po::value(&hw)->default_value("hw_configs/t4_cluster.yaml"), "hardware YAML")(
       "workload", po::value(&workload)->default_value("workloads/resnet18_cifar10.yaml"), "workload YAML")(
       "format", po::value(&format)->default_value("text"), "text|csv")(
+      "fidelity", po::value(&fidelity)->default_value("analytic"), "analytic|systemc")(
       "set", po::value(&sets)->composing(), "dotted.key=value override (repeatable), e.g. to test a factor");
   po::positional_options_description pos;
   pos.add("suite", 1).add("dir", 1);
   po::variables_map vm;
-  if (!parse_options("validate", "kneepoint validate pollux DIR [--hw F] [--workload F] [--format text|csv] [--set k=v]",
+  if (!parse_options("validate", "kneepoint validate pollux DIR [--hw F] [--workload F] [--format text|csv] [--fidelity analytic|systemc] [--set k=v]",
                      args, desc, vm, &pos))
     return 0;
   if (suite != "pollux") throw ConfigError("validate", "expected the suite pollux, got \"" + suite + "\"");
   if (format != "text" && format != "csv")
     throw ConfigError("--format", "expected text or csv, got \"" + format + "\"");
+  if (fidelity != "analytic" && fidelity != "systemc")
+    throw ConfigError("--fidelity", "expected analytic or systemc, got \"" + fidelity + "\"");
   const Case c = load_case(hw, workload, sets);
   const std::vector<std::pair<std::string, std::vector<PlacementRow>>> files = {
       {"placements.csv", read_placements(dir + "/placements.csv")},
@@ -69,16 +72,18 @@ int run_validate(const Args& args) {
     std::printf("file,line,placement,learners,local_bsz,step_measured_s,step_predicted_s,step_ape_pct,"
                 "sync_measured_s,sync_predicted_s,sync_ape_pct,allreduce_total_s\n");
   else
-    std::printf("%s on %s vs Pollux traces in %s\n"
+    std::printf("%s on %s (%s fidelity) vs Pollux traces in %s\n"
                 "sync_time is compared with allreduce_exposed: AdaptDL times it with CUDA events from the last\n"
                 "parameter's gradient hook to the end of DDP's gradient synchronisation (adaptdl/torch/\n"
                 "parallel.py), i.e. the all-reduce not hidden behind backward, plus any wait for a slower replica.\n",
-                c.workload.name.c_str(), c.hw.name.c_str(), dir.c_str());
+                c.workload.name.c_str(), c.hw.name.c_str(), fidelity.c_str(), dir.c_str());
   for (const auto& [name, rows] : files) {
     std::vector<Scored> scored;
     std::vector<double> sp, sm, yp, ym;
-    for (const PlacementRow& row : rows) {
-      Scored s{row, predict_pollux_row(c, row), 0, -1};
+    const std::vector<PolluxStepPrediction> preds = predict_pollux_rows(c, rows, fidelity);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const PlacementRow& row = rows[i];
+      Scored s{row, preds[i], 0, -1};
       s.step_ape = ape(s.pred.step_time_s, row.step_time_s);
       sp.push_back(s.pred.step_time_s);
       sm.push_back(row.step_time_s);

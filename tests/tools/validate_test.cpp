@@ -135,12 +135,38 @@ TEST(PolluxValidation, CliPrintsAFiniteMedianApeAndExitsTwoOnBadInput) {
     double step = 0, sync = 0;
     ASSERT_EQ(std::sscanf(text.c_str() + at, "median APE step_time %lf%% (goal <= 25%%), sync_time %lf", &step, &sync), 2);
     EXPECT_TRUE(std::isfinite(step) && std::isfinite(sync));
+    // Issue 4's goals on the shipped t4_cluster (public specs, one factor per unit type).
+    EXPECT_LE(step, 25.0);
+    EXPECT_LE(sync, 35.0);
     ++found;
   }
   EXPECT_EQ(found, 2);  // placements.csv and scalability.csv
   write(d + "/placements.csv", "placement,local_bsz,step_time,sync_time\n4,32,0.1,zero\n");
   write(d + "/scalability.csv", "num_nodes,num_replicas,local_bsz,step_time,sync_time\n");
   EXPECT_EQ(cli("validate pollux " + d + " --hw " + kHw + " --workload " + kWorkload, out), 2);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The flat ring shares no link and the chip model walks the twin's tiles: the SystemC fidelity
+// prints the same predictions (to the CSV's 6 digits), one node to four.
+TEST(PolluxValidation, SystemcFidelityAgreesWithTheTwin) {
+  const std::string d = temp_dir("systemc");
+  write(d + "/placements.csv", "placement,local_bsz,step_time,sync_time\n4,64,0.07,0.007\n44,32,0.18,0.14\n"
+                               "1111,1024,0.78,0.03\n44,32,0.17,0.12\n");
+  write(d + "/scalability.csv", "num_nodes,num_replicas,local_bsz,step_time,sync_time\n3,12,257,0.25,0.04\n");
+  const std::string base = "validate pollux " + d + " --hw " + kHw + " --workload " + kWorkload + " --format csv";
+  ASSERT_EQ(cli(base, d + "/analytic.csv"), 0);
+  ASSERT_EQ(cli(base + " --fidelity systemc", d + "/systemc.csv"), 0);
+  const std::string twin = slurp(d + "/analytic.csv");
+  EXPECT_NE(twin.find("placements.csv,3,44,8,32,"), std::string::npos) << twin;
+  EXPECT_EQ(slurp(d + "/systemc.csv"), twin);
+  EXPECT_EQ(cli(base + " --fidelity rtl", d + "/bad.txt"), 2);
 }
 
 }  // namespace

@@ -5,10 +5,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <tuple>
 #include <sstream>
 
 #include "core/config_error.h"
 #include "sim/analytic/update_analytic.h"
+#include "sim/systemc/systemc_update.h"
 
 namespace kp {
 
@@ -163,24 +166,70 @@ std::vector<PlacementRow> read_scalability(const std::string& path) {
   return out;
 }
 
-PolluxStepPrediction predict_pollux_row(const Case& c, const PlacementRow& row) {
-  // Uneven placements (e.g. "31"): the hierarchical collective assumes full nodes, so every node is
-  // modelled with the most GPUs any node has. The node with the most GPUs does the longest
-  // intra-node reduce-scatter / all-gather and the inter-node ring waits for its slowest member, so
-  // this bounds the measured ring from above; compute per GPU is unchanged (local_bsz each). The
-  // model's learner count is therefore max_gpus x nodes, not the real P.
+namespace {
+
+// Uneven placements (e.g. "31"): the collectives assume full nodes, so every node is modelled with
+// the most GPUs any node has. The node with the most GPUs does the most work in the ring and the
+// ring waits for its slowest member, so this bounds the measured ring from above; compute per GPU is
+// unchanged (local_bsz each). The model's learner count is therefore max_gpus x nodes, not the real P.
+struct ModelledSystem {
+  HardwareSpec hw;
+  int64_t learners = 1;
+};
+
+ModelledSystem modelled_system(const Case& c, const PlacementRow& row) {
   const int g = *std::max_element(row.gpus_per_node.begin(), row.gpus_per_node.end());
   const auto nodes = static_cast<int64_t>(row.gpus_per_node.size());
-  const int64_t p_model = row.learners() == 1 ? 1 : g * nodes;
-  HardwareSpec hw = c.hw;
-  hw.interconnect.devices_per_node = g;
-  hw.interconnect.max_learners = std::max(hw.interconnect.max_learners, p_model);
-  const AnalyticUpdate model(hw, c.step, hw.array.bytes_per_element);
-  const UpdateResult r = model.simulate(row.local_bsz * p_model, p_model);
+  ModelledSystem m{c.hw, row.learners() == 1 ? 1 : g * nodes};
+  m.hw.interconnect.devices_per_node = g;
+  m.hw.interconnect.max_learners = std::max(m.hw.interconnect.max_learners, m.learners);
+  return m;
+}
+
+PolluxStepPrediction from_result(const UpdateResult& r) {
   PolluxStepPrediction out;
   out.step_time_s = r.breakdown.t_update_s;
   out.sync_time_s = r.breakdown.allreduce_exposed_s;
   out.allreduce_s = r.breakdown.allreduce_s;
+  return out;
+}
+
+}  // namespace
+
+PolluxStepPrediction predict_pollux_row(const Case& c, const PlacementRow& row) {
+  const ModelledSystem m = modelled_system(c, row);
+  const AnalyticUpdate model(m.hw, c.step, m.hw.array.bytes_per_element);
+  return from_result(model.simulate(row.local_bsz * m.learners, m.learners));
+}
+
+std::vector<PolluxStepPrediction> predict_pollux_rows(const Case& c, const std::vector<PlacementRow>& rows,
+                                                      const std::string& fidelity) {
+  if (fidelity != "analytic" && fidelity != "systemc")
+    throw ConfigError("--fidelity", "expected analytic or systemc, got \"" + fidelity + "\"");
+  using Key = std::tuple<int64_t, int64_t, int64_t>;  // GPUs per node, nodes, local batch
+  std::map<Key, PolluxStepPrediction> done;
+  std::map<int64_t, std::vector<OpCost>> chip_costs;  // systemc: per local batch
+  const SystemcUpdate chip(c.hw, c.step, c.hw.array.bytes_per_element);
+  std::vector<PolluxStepPrediction> out;
+  out.reserve(rows.size());
+  for (const PlacementRow& row : rows) {
+    const ModelledSystem m = modelled_system(c, row);
+    const Key key{m.hw.interconnect.devices_per_node, static_cast<int64_t>(row.gpus_per_node.size()), row.local_bsz};
+    auto it = done.find(key);
+    if (it == done.end()) {
+      PolluxStepPrediction p;
+      if (fidelity == "analytic") {
+        p = predict_pollux_row(c, row);
+      } else {
+        auto costs = chip_costs.find(row.local_bsz);
+        if (costs == chip_costs.end()) costs = chip_costs.emplace(row.local_bsz, chip.op_costs(row.local_bsz)).first;
+        const SystemcUpdate model(m.hw, c.step, m.hw.array.bytes_per_element);
+        p = from_result(model.simulate_with(costs->second, row.local_bsz * m.learners, m.learners));
+      }
+      it = done.emplace(key, p).first;
+    }
+    out.push_back(it->second);
+  }
   return out;
 }
 

@@ -40,6 +40,12 @@ struct PolluxStepPrediction {
 
 PolluxStepPrediction predict_pollux_row(const Case& c, const PlacementRow& row);
 
+// predict_pollux_row() for every row at `fidelity` ("analytic" or "systemc"); rows that model the
+// same system (GPUs per node, nodes, local batch) share one simulation. systemc: the chip runs once
+// per local batch on the SystemC chip, each bucket's all-reduce on the SystemC interconnect.
+std::vector<PolluxStepPrediction> predict_pollux_rows(const Case& c, const std::vector<PlacementRow>& rows,
+                                                      const std::string& fidelity);
+
 // Median absolute percentage error in percent; rows with a measured value <= 0 are skipped.
 double median_ape(const std::vector<double>& predicted, const std::vector<double>& measured);
 
