@@ -64,7 +64,8 @@ StepProfile StepProfileBuilder::done() {
 }
 
 UpdateResult finish_update(const StepProfile& prof, const HardwareSpec& hw, int64_t per_learner_batch,
-                           int64_t learners, int64_t accumulation, const std::vector<double>* bucket_allreduce_s) {
+                           int64_t learners, int64_t accumulation, const std::vector<double>* bucket_allreduce_s,
+                           std::vector<double>* bucket_start_s) {
   UpdateResult r;
   r.per_learner_batch = per_learner_batch;
   r.accumulation_steps = accumulation;
@@ -82,7 +83,9 @@ UpdateResult finish_update(const StepProfile& prof, const HardwareSpec& hw, int6
     for (size_t i = 0; i < prof.buckets.size(); ++i) {
       const auto& [ready_s, bytes] = prof.buckets[i];
       const double d = bucket_allreduce_s ? (*bucket_allreduce_s)[i] : allreduce_s(ic, learners, bytes);
-      comm_end = std::max(comm_end, last_start + ready_s) + d;
+      const double start = std::max(comm_end, last_start + ready_s);
+      if (bucket_start_s) bucket_start_s->push_back(start);
+      comm_end = start + d;
       b.allreduce_s += d;
       r.actions.link_bytes += allreduce_bytes_per_chip(ic, learners, bytes);
     }

@@ -49,9 +49,11 @@ class StepProfileBuilder {
 // runs a forward/backward micro-steps, adding gradients, and all-reduces only during the last one
 // (as DDP's no_sync). `bucket_allreduce_s` (one per bucket) replaces the closed-form all-reduce
 // time when given (the SystemC interconnect); buckets still run one after another (one stream).
+// `bucket_start_s`, when given, receives when each bucket's all-reduce starts (for traces).
 UpdateResult finish_update(const StepProfile& prof, const HardwareSpec& hw, int64_t per_learner_batch,
                            int64_t learners, int64_t accumulation = 1,
-                           const std::vector<double>* bucket_allreduce_s = nullptr);
+                           const std::vector<double>* bucket_allreduce_s = nullptr,
+                           std::vector<double>* bucket_start_s = nullptr);
 
 // Micro-steps needed so that one learner's batch fits device memory (dram.capacity): weights,
 // gradients and one optimizer buffer (3 x params) plus the activations kept for backward

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "sim/systemc/net/net_runner.h"
+#include "sim/systemc/net/net_trace.h"
 
 namespace kp {
 
@@ -72,7 +73,10 @@ UpdateResult SystemcUpdate::simulate_with(const std::vector<OpCost>& costs, int6
   for (size_t i = 0; i < m_step.ops.size(); ++i) builder.add(m_step.ops[i], costs[i]);
   const StepProfile prof = builder.done();
   const std::vector<double> allreduce = bucket_allreduce_s(m_hw.interconnect, learners, prof);
-  return finish_update(prof, m_hw, per_learner, learners, accum, &allreduce);
+  std::vector<double> starts;
+  const UpdateResult r = finish_update(prof, m_hw, per_learner, learners, accum, &allreduce, &starts);
+  if (!m_trace_path.empty()) append_net_trace(m_trace_path, m_hw.interconnect, learners, prof, starts);
+  return r;
 }
 
 // Each bucket's all-reduce on the SystemC interconnect. Buckets run one after another on an

@@ -6,6 +6,8 @@
 // all-reduce runs on the SystemC interconnect (sim/systemc/net/), starting when backward has
 // produced the bucket (step_profile.h). The fidelities differ wherever links are shared
 // (net_contention_test.cpp); the chip model and the twin walk the same tiles (sim/tile_plan.h).
+// With a trace file, the timeline holds the chip's tracks and every link of the interconnect
+// (net_trace.h).
 //
 // Hardware mapping: HardwareSpec is the chip as is (arrays, vector units, SRAM, DRAM channels and
 // latency); operands are hw.array.bytes_per_element bytes, optimizer state fp32 (ChipAnalytic::op_bytes).

@@ -4,6 +4,8 @@
 
 #include "sim/analytic/collective_analytic.h"
 #include "sim/systemc/net/net_runner.h"
+#include "sim/systemc/net/net_topology.h"
+#include "sim/systemc/sc_trace.h"
 
 namespace kp {
 namespace {
@@ -110,6 +112,41 @@ TEST(NetClosedForm, FlatRingAcrossNodesIsPacedByTheNodeBoundary) {
   ic.chunks = 1;
   expect_same(allreduce_s(ic, 4, kD), 6 * (kAlpha + kD / 4 / kB));
   expect_same(sim(ic, 4), allreduce_s(ic, 4, kD));
+}
+
+// Tracing: every hop is one span on a real link, with its collective step. Ring of 4, one
+// direction: 6 steps x 4 transfers, one hop each, back to back on each link.
+TEST(NetTrace, SpansCoverEveryHopWithItsStep) {
+  const InterconnectSpec ic = spec(Topology::Ring, Collective::Ring);
+  std::vector<std::vector<NetSpan>> spans;
+  const auto r = run_net_sc_forked({NetJob{ic, 4, kD, false}}, &spans);
+  ASSERT_EQ(spans.size(), 1u);
+  ASSERT_EQ(spans[0].size(), 24u);
+  std::vector<int> per_step(6, 0);
+  for (const NetSpan& s : spans[0]) {
+    EXPECT_GE(s.link, 0);
+    EXPECT_LT(s.link, 4);  // the "+" direction only
+    ++per_step.at(static_cast<size_t>(s.step));
+    EXPECT_NEAR(s.end_s - s.start_s, kD / 4 / kB, 1e-15);
+    EXPECT_LE(s.end_s, r[0].seconds);
+  }
+  EXPECT_EQ(per_step, std::vector<int>(6, 4));
+  InterconnectSpec h = spec(Topology::Hierarchical, Collective::Ring);
+  h.devices_per_node = 4;
+  const NetTopology topo(h, 8);
+  EXPECT_EQ(topo.link_name(0), "chip 0 -> node 0 host");
+  EXPECT_EQ(topo.link_name(8 + 5), "node 1 host -> chip 5");
+  EXPECT_EQ(topo.link_name(16 + 1), "node 1 NIC up");
+  EXPECT_EQ(topo.link_name(18 + 0), "node 0 NIC down");
+}
+
+TEST(NetTrace, MergedTimelineKeepsBothDocumentsEvents) {
+  const std::string chip = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[{\"a\":1}]}";
+  const std::string none = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[]}";
+  const std::string net = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[{\"b\":[2]}]}";
+  EXPECT_EQ(merge_trace_json(chip, net), "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[{\"a\":1},{\"b\":[2]}]}");
+  EXPECT_EQ(merge_trace_json(none, net), net);
+  EXPECT_EQ(merge_trace_json(chip, none), chip);
 }
 
 TEST(NetClosedForm, DoubleBinaryTreeOnTwoLearners) {

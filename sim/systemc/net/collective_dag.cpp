@@ -67,9 +67,9 @@ CollectiveDag tree_dag(int64_t p, double bytes, int64_t chunks) {
       for (int64_t pos = 1; pos < p; ++pos) {
         const auto r = static_cast<int32_t>(rank_at(t, pos)), par = static_cast<int32_t>(rank_at(t, (pos - 1) / 2));
         slot(t, c, r, 1) = static_cast<int32_t>(dag.transfers.size());
-        dag.transfers.push_back(NetTransfer{r, par, 0, s});
+        dag.transfers.push_back(NetTransfer{r, par, 0, s, 2 * t});
         slot(t, c, r, 0) = static_cast<int32_t>(dag.transfers.size());
-        dag.transfers.push_back(NetTransfer{par, r, 0, s});
+        dag.transfers.push_back(NetTransfer{par, r, 0, s, 2 * t + 1});
       }
   std::vector<std::pair<int32_t, int32_t>> edges;
   for (int t = 0; t < 2; ++t)
@@ -154,7 +154,8 @@ CollectiveDag build_collective_dag(const InterconnectSpec& ic, const NetTopology
           const int64_t off = d == 0 ? 1 : -1;
           const int32_t me = idx(r, s, c, d);
           dag.transfers.push_back(NetTransfer{static_cast<int32_t>(r), static_cast<int32_t>(peer(sh, r, steps[static_cast<size_t>(s)], off)),
-                                              static_cast<int32_t>(d), steps[static_cast<size_t>(s)].bytes / split});
+                                              static_cast<int32_t>(d), steps[static_cast<size_t>(s)].bytes / split,
+                                              static_cast<int32_t>(s)});
           if (s == 0) continue;
           const Step& prev = steps[static_cast<size_t>(s - 1)];
           const bool all = steps[static_cast<size_t>(s)].barrier;  // a new phase waits for the whole last one

@@ -40,6 +40,7 @@ struct NetTransfer {
   int32_t src = 0, dst = 0;
   int32_t dir = 0;  // ring direction hint for distance-P/2 ties
   double bytes = 0;
+  int32_t step = 0;  // collective step (trees: 0/1 reduce/broadcast of tree A, 2/3 of tree B)
 };
 
 struct CollectiveDag {

@@ -49,6 +49,7 @@ void NetEngine::hop(Flight& f) {
   const double end = std::max(start + serial, f.tail_s);
   m_free_s[r] = end;
   m_busy_s[r] += serial;
+  if (m_spans) m_spans->push_back(NetSpan{id, x.step, start, end});
   if (l.to == x.dst) {
     arrived(f.transfer, end + l.latency_s);
     return;
@@ -63,8 +64,9 @@ void NetEngine::on_hop() {
   while (Flight* f = m_peq.get_next_transaction()) hop(*f);
 }
 
-NetRunStats NetEngine::run(const NetTopology& topo, const CollectiveDag& dag, bool symmetric) {
-  m_topo = &topo, m_dag = &dag, m_symmetric = symmetric;
+NetRunStats NetEngine::run(const NetTopology& topo, const CollectiveDag& dag, bool symmetric,
+                           std::vector<NetSpan>* spans) {
+  m_topo = &topo, m_dag = &dag, m_symmetric = symmetric, m_spans = spans;
   m_t0 = sc_core::sc_time_stamp();
   m_stats = NetRunStats{};
   const size_t n = dag.transfers.size();

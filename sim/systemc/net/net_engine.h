@@ -21,6 +21,12 @@
 
 namespace kp {
 
+// One transfer's busy interval on one link (tracing only): link id, collective step, seconds.
+struct NetSpan {
+  int32_t link = 0, step = 0;
+  double start_s = 0, end_s = 0;
+};
+
 struct NetRunStats {
   double seconds = 0;     // first transfer start to last arrival
   int64_t transfers = 0;  // simulated (representatives only when symmetric)
@@ -35,7 +41,9 @@ class NetEngine : public sc_core::sc_module {
 
   // Runs `dag` on `topo` from the current simulation time; call from an SC_THREAD (it waits until
   // the last transfer arrived). `symmetric`: links are merged into their orbits (collective_dag.h).
-  NetRunStats run(const NetTopology& topo, const CollectiveDag& dag, bool symmetric);
+  // `spans`, when given, receives every hop's busy interval (run without symmetry to see every link).
+  NetRunStats run(const NetTopology& topo, const CollectiveDag& dag, bool symmetric,
+                  std::vector<NetSpan>* spans = nullptr);
 
  private:
   struct Flight {
@@ -54,6 +62,7 @@ class NetEngine : public sc_core::sc_module {
   const NetTopology* m_topo = nullptr;
   const CollectiveDag* m_dag = nullptr;
   bool m_symmetric = false;
+  std::vector<NetSpan>* m_spans = nullptr;
   sc_core::sc_time m_t0;
   std::vector<Flight> m_flights;
   std::vector<int32_t> m_unmet;

@@ -11,21 +11,24 @@ namespace {
 
 struct NetDriver : sc_core::sc_module {
   SC_HAS_PROCESS(NetDriver);
-  NetDriver(sc_core::sc_module_name name, const std::vector<NetJob>& jobs)
-      : sc_core::sc_module(name), engine("engine"), m_jobs(jobs) {
+  NetDriver(sc_core::sc_module_name name, const std::vector<NetJob>& jobs, std::vector<std::vector<NetSpan>>* spans)
+      : sc_core::sc_module(name), engine("engine"), m_jobs(jobs), m_spans(spans) {
     SC_THREAD(drive);
   }
   void drive() {
-    for (const NetJob& j : m_jobs) {
+    if (m_spans) m_spans->assign(m_jobs.size(), {});
+    for (size_t i = 0; i < m_jobs.size(); ++i) {
+      const NetJob& j = m_jobs[i];
       const NetTopology topo(j.ic, j.learners);
       const bool sym = j.symmetric && symmetric_allowed(j.ic);
       const CollectiveDag dag = build_collective_dag(j.ic, topo, j.bytes, sym);
-      results.push_back(engine.run(topo, dag, sym));
+      results.push_back(engine.run(topo, dag, sym, m_spans ? &(*m_spans)[i] : nullptr));
     }
   }
   NetEngine engine;
   std::vector<NetRunStats> results;
   const std::vector<NetJob>& m_jobs;
+  std::vector<std::vector<NetSpan>>* m_spans;
 };
 
 void check(const std::vector<NetJob>& jobs) {
@@ -49,16 +52,16 @@ bool io_all(int fd, void* data, size_t n, bool write) {
 
 }  // namespace
 
-std::vector<NetRunStats> run_net_sc(const std::vector<NetJob>& jobs) {
+std::vector<NetRunStats> run_net_sc(const std::vector<NetJob>& jobs, std::vector<std::vector<NetSpan>>* spans) {
   check(jobs);
   if (sc_core::sc_get_status() != sc_core::SC_ELABORATION)
     throw std::logic_error("run_net_sc: this process has already run a SystemC simulation");
-  NetDriver driver("net", jobs);
+  NetDriver driver("net", jobs, spans);
   sc_core::sc_start();
   return driver.results;
 }
 
-std::vector<NetRunStats> run_net_sc_forked(const std::vector<NetJob>& jobs) {
+std::vector<NetRunStats> run_net_sc_forked(const std::vector<NetJob>& jobs, std::vector<std::vector<NetSpan>>* spans) {
   check(jobs);
   if (jobs.empty()) return {};
   int fd[2];
@@ -69,8 +72,14 @@ std::vector<NetRunStats> run_net_sc_forked(const std::vector<NetJob>& jobs) {
     ::close(fd[0]);
     int status = 0;
     try {
-      for (NetRunStats s : run_net_sc(jobs))
+      std::vector<std::vector<NetSpan>> child_spans;
+      for (NetRunStats s : run_net_sc(jobs, spans ? &child_spans : nullptr))
         if (!io_all(fd[1], &s, sizeof s, true)) status = 3;
+      for (std::vector<NetSpan>& v : child_spans) {  // per job: a count, then the spans
+        uint64_t n = v.size();
+        if (!io_all(fd[1], &n, sizeof n, true) || (n > 0 && !io_all(fd[1], v.data(), n * sizeof(NetSpan), true)))
+          status = 3;
+      }
     } catch (...) {
       status = 4;
     }
@@ -81,6 +90,16 @@ std::vector<NetRunStats> run_net_sc_forked(const std::vector<NetJob>& jobs) {
   std::vector<NetRunStats> out(jobs.size());
   bool ok = true;
   for (NetRunStats& s : out) ok = ok && io_all(fd[0], &s, sizeof s, false);
+  if (spans) {
+    spans->assign(jobs.size(), {});
+    for (std::vector<NetSpan>& v : *spans) {
+      uint64_t n = 0;
+      ok = ok && io_all(fd[0], &n, sizeof n, false);
+      if (!ok) break;
+      v.resize(n);
+      ok = n == 0 || io_all(fd[0], v.data(), n * sizeof(NetSpan), false);
+    }
+  }
   ::close(fd[0]);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}

@@ -20,7 +20,9 @@ struct NetJob {
   bool symmetric = true;  // use the exact symmetry shortcut where symmetric_allowed(ic)
 };
 
-std::vector<NetRunStats> run_net_sc(const std::vector<NetJob>& jobs);
-std::vector<NetRunStats> run_net_sc_forked(const std::vector<NetJob>& jobs);
+// `spans`, when given, receives each job's link busy intervals (NetEngine::run), one vector per job.
+std::vector<NetRunStats> run_net_sc(const std::vector<NetJob>& jobs, std::vector<std::vector<NetSpan>>* spans = nullptr);
+std::vector<NetRunStats> run_net_sc_forked(const std::vector<NetJob>& jobs,
+                                           std::vector<std::vector<NetSpan>>* spans = nullptr);
 
 }  // namespace kp

@@ -89,4 +89,20 @@ int32_t NetTopology::orbit(int32_t id) const {
   return id < 2 * n + nodes ? 2 * n : 2 * n + nodes;
 }
 
+std::string NetTopology::link_name(int32_t id) const {
+  const NetLink& l = link(id);
+  const auto n = static_cast<int32_t>(m_p);
+  auto node = [&](int32_t v) -> std::string {
+    if (v < n) return "chip " + std::to_string(v);
+    if (m_kind == Topology::Switch) return "switch";
+    const auto nodes = static_cast<int32_t>(m_p / m_g);
+    return v - n < nodes ? "node " + std::to_string(v - n) + " host" : "network";
+  };
+  if (m_kind == Topology::Hierarchical && l.from >= n && l.to >= n) {  // a NIC
+    const bool up = l.to == n + static_cast<int32_t>(m_p / m_g);
+    return "node " + std::to_string((up ? l.from : l.to) - n) + " NIC " + (up ? "up" : "down");
+  }
+  return node(l.from) + " -> " + node(l.to);
+}
+
 }  // namespace kp

@@ -17,6 +17,7 @@
 // group of the topology (ring/torus: all links of one direction; switch: all up / all down ports;
 // hierarchical: the same device slot or NIC of node 0). See collective_dag.h for when that is exact.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/hw_spec.h"
@@ -37,6 +38,8 @@ class NetTopology {
   // The link a transfer at `node` bound for device `dst` takes next (node != dst).
   int32_t next_link(int32_t node, int32_t dst, int dir_hint) const;
   int32_t orbit(int32_t link) const;
+  // A readable name for a link (trace tracks), e.g. "chip 3 -> chip 4", "node 1 NIC up".
+  std::string link_name(int32_t link) const;
   const NetLink& link(int32_t id) const { return m_links[static_cast<size_t>(id)]; }
   int64_t link_count() const { return static_cast<int64_t>(m_links.size()); }
   int64_t learners() const { return m_p; }
