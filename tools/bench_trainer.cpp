@@ -1,8 +1,12 @@
 // Trainer throughput: samples/s of full SGD+momentum updates (gather, forward, backward,
 // optimizer) for the reference networks, and the ratio to the PyTorch 1.13 anchors of issue 5
 // measured on this machine's CPU. `--threads T` runs T independent trials at once (the way a step
-// curve uses several cores; each trial is single-threaded) and reports their summed samples/s. `--csv FILE` also writes the mean time per update of the
-// MLP for M = 1, 4, 16, ..., 4096 (to validate the simulator's host-CPU config).
+// curve uses several cores) and reports their summed samples/s; `--trial-threads N` runs each
+// trial on N threads (its large products split across them). `--csv FILE` also writes the mean
+// time per update of the MLP for M = 1, 4, 16, ..., 4096 (to validate the simulator's host-CPU
+// config). The load average is printed before and after: on a shared machine the wall figures
+// are only as good as the load lets them be.
+#include <stdlib.h>
 #include <time.h>
 
 #include <chrono>
@@ -27,12 +31,25 @@ double thread_cpu_s() {
 
 struct Timing {
   double wall_s = 0, cpu_s = 0;  // per update; cpu = this thread's CPU time (robust to sharing)
+  double process_cpu_s = 0;      // per update, all threads of the process
 };
+
+double process_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+void print_load(const char* when) {
+  double l[3] = {0, 0, 0};
+  if (getloadavg(l, 3) == 3) std::printf("load average %s: %.2f %.2f %.2f\n", when, l[0], l[1], l[2]);
+}
 
 // Mean time per update after a warm-up, measured over at least `min_s` seconds.
 Timing time_per_update(const kp::ResolvedNetwork& net, const kp::Dataset& data, int64_t batch,
-                       double min_s) {
+                       double min_s, int trial_threads) {
   kp::TrialConfig cfg;
+  cfg.threads = trial_threads;
   cfg.batch = batch;
   cfg.optimizer.kind = kp::OptimizerKind::Momentum;
   cfg.optimizer.learning_rate = 0.01;
@@ -40,7 +57,7 @@ Timing time_per_update(const kp::ResolvedNetwork& net, const kp::Dataset& data, 
   kp::Trainer trainer(net, data, cfg);
   for (int i = 0; i < 3; ++i) trainer.step();
   int64_t steps = 0;
-  const double c0 = thread_cpu_s();
+  const double c0 = thread_cpu_s(), p0 = process_cpu_s();
   const auto t0 = Clock::now();
   double elapsed = 0;
   do {
@@ -48,24 +65,36 @@ Timing time_per_update(const kp::ResolvedNetwork& net, const kp::Dataset& data, 
     ++steps;
     elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
   } while (elapsed < min_s || steps < 3);
-  return {elapsed / double(steps), (thread_cpu_s() - c0) / double(steps)};
+  return {elapsed / double(steps), (thread_cpu_s() - c0) / double(steps),
+          (process_cpu_s() - p0) / double(steps)};
 }
 
-// Summed samples/s of `threads` concurrent trials, by wall time and by CPU time.
-std::pair<double, double> samples_per_s(const kp::ResolvedNetwork& net, const kp::Dataset& data,
-                                        int64_t batch, double min_s, int threads) {
+struct Rate {
+  double wall = 0, cpu = 0;  // summed samples/s of the concurrent trials, by wall and CPU time
+  double cores_busy = 0;     // process CPU time / wall time during the measurement
+  double update_wall_s = 0, update_cpu_s = 0;  // of trial 0, per update
+};
+
+// `threads` concurrent trials of `trial_threads` threads each.
+Rate samples_per_s(const kp::ResolvedNetwork& net, const kp::Dataset& data, int64_t batch,
+                   double min_s, int threads, int trial_threads) {
   std::vector<Timing> t(static_cast<size_t>(threads));
   std::vector<std::thread> pool;
   for (int i = 1; i < threads; ++i)
-    pool.emplace_back([&, i] { t[static_cast<size_t>(i)] = time_per_update(net, data, batch, min_s); });
-  t[0] = time_per_update(net, data, batch, min_s);
+    pool.emplace_back([&, i] {
+      t[static_cast<size_t>(i)] = time_per_update(net, data, batch, min_s, trial_threads);
+    });
+  t[0] = time_per_update(net, data, batch, min_s, trial_threads);
   for (auto& th : pool) th.join();
-  double wall = 0, cpu = 0;
+  Rate r;
   for (const Timing& x : t) {
-    wall += double(batch) / x.wall_s;
-    cpu += double(batch) / x.cpu_s;
+    r.wall += double(batch) / x.wall_s;
+    r.cpu += double(batch) / x.cpu_s;
   }
-  return {wall, cpu};
+  r.cores_busy = t[0].process_cpu_s / t[0].wall_s;
+  r.update_wall_s = t[0].wall_s;
+  r.update_cpu_s = trial_threads > 1 ? t[0].process_cpu_s : t[0].cpu_s;
+  return r;
 }
 
 }  // namespace
@@ -73,15 +102,24 @@ std::pair<double, double> samples_per_s(const kp::ResolvedNetwork& net, const kp
 int main(int argc, char** argv) {
   const char* csv = nullptr;
   double min_s = 1.0;
-  int threads = 1;
+  int threads = 1, trial_threads = 1;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
     else if (!std::strcmp(argv[i], "--seconds") && i + 1 < argc) min_s = std::stod(argv[++i]);
     else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::stoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--trial-threads") && i + 1 < argc)
+      trial_threads = std::stoi(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: bench_trainer [--seconds S] [--threads T] [--csv FILE]\n");
+      std::fprintf(stderr,
+                   "usage: bench_trainer [--seconds S] [--threads T] [--trial-threads N] "
+                   "[--csv FILE]\n");
       return 2;
     }
+  }
+  if (threads < 1 || trial_threads < 1 || trial_threads > kp::kMaxTrialThreads) {
+    std::fprintf(stderr, "bench_trainer: --threads >= 1, --trial-threads in [1, %d]\n",
+                 kp::kMaxTrialThreads);
+    return 2;
   }
   const kp::Dataset data = kp::make_synthetic_dataset(kp::Shape{1, 28, 28}, 10, 8192, 0, 1);
   const kp::ResolvedNetwork mlp = kp::resolve_network(kp::mlp_784_256_256_10());
@@ -95,16 +133,23 @@ int main(int argc, char** argv) {
   const Case cases[] = {{"mlp", &mlp, 1, 3.7e3},    {"mlp", &mlp, 16, 35e3},
                         {"mlp", &mlp, 128, 110e3},  {"mlp", &mlp, 1024, 176e3},
                         {"cnn", &cnn, 128, 2.5e3}};
-  std::printf("%d concurrent single-threaded trial(s)\n", threads);
-  std::printf("(cpu: per-thread CPU time, i.e. excluding time the shared machine ran others)\n");
-  std::printf("%-4s %6s %12s %12s %10s %8s %8s\n", "net", "batch", "samples/s", "(cpu)", "pytorch",
-              "ratio", "(cpu)");
+  std::printf("%d concurrent trial(s) of %d thread(s) each\n", threads, trial_threads);
+  if (trial_threads == 1)
+    std::printf("(cpu: per-thread CPU time, i.e. excluding time the shared machine ran others)\n");
+  else
+    std::printf("(cpu: not defined for a multi-threaded trial; cpu ms = all threads' CPU time)\n");
+  print_load("before");
+  std::printf("%-4s %6s %12s %12s %10s %8s %8s %10s %10s %6s\n", "net", "batch", "samples/s",
+              "(cpu)", "pytorch", "ratio", "(cpu)", "wall ms", "cpu ms", "cores");
   for (const Case& c : cases) {
-    const auto [sps, cpu] = samples_per_s(*c.net, data, c.batch, min_s, threads);
-    std::printf("%-4s %6lld %12.0f %12.0f %10.0f %8.2f %8.2f\n", c.name,
-                static_cast<long long>(c.batch), sps, cpu, c.anchor, sps / c.anchor, cpu / c.anchor);
+    const Rate r = samples_per_s(*c.net, data, c.batch, min_s, threads, trial_threads);
+    const double cpu = trial_threads == 1 ? r.cpu : 0.0;
+    std::printf("%-4s %6lld %12.0f %12.0f %10.0f %8.2f %8.2f %10.4f %10.4f %6.2f\n", c.name,
+                static_cast<long long>(c.batch), r.wall, cpu, c.anchor, r.wall / c.anchor,
+                cpu / c.anchor, 1e3 * r.update_wall_s, 1e3 * r.update_cpu_s, r.cores_busy);
     std::fflush(stdout);
   }
+  print_load("after");
   if (csv) {
     std::FILE* f = std::fopen(csv, "w");
     if (!f) {
@@ -113,7 +158,7 @@ int main(int argc, char** argv) {
     }
     std::fprintf(f, "network,batch,update_s,update_cpu_s,samples_per_s\n");
     for (int64_t m = 1; m <= 4096; m *= 4) {
-      const Timing t = time_per_update(mlp, data, m, min_s);
+      const Timing t = time_per_update(mlp, data, m, min_s, trial_threads);
       std::fprintf(f, "mlp_784_256_256_10,%lld,%.9g,%.9g,%.6g\n", static_cast<long long>(m),
                    t.wall_s, t.cpu_s, double(m) / t.wall_s);
     }

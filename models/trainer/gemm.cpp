@@ -1,5 +1,7 @@
 #include "models/trainer/gemm.h"
 
+#include "models/trainer/worker_pool.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -31,13 +33,20 @@ int64_t depth_block(int64_t k) { return ceil_div(k, ceil_div(k, kKc)); }
 
 }  // namespace
 
+void GemmWorkspace::set_pool(WorkerPool* pool) {
+  m_pool = pool;
+  m_parts.resize(static_cast<size_t>(pool ? pool->threads() : 1));
+}
+
 void GemmWorkspace::reserve(int64_t m, int64_t n, int64_t k) {
   if (m < 1 || n < 1 || k < 1) return;
   const int64_t kc = depth_block(k);
   const auto a = static_cast<size_t>(round_up(std::min(m, kMc), kMr) * kc);
   const auto b = static_cast<size_t>(round_up(std::min(n, kNc), kNrMax) * kc);
-  if (a > m_a.size()) m_a.assign(a, 0.0f);
-  if (b > m_b.size()) m_b.assign(b, 0.0f);
+  for (Buffers& p : m_parts) {  // a part never needs more than the whole product
+    if (a > p.a.size()) p.a.assign(a, 0.0f);
+    if (b > p.b.size()) p.b.assign(b, 0.0f);
+  }
 }
 
 #ifdef __AVX512F__
@@ -134,7 +143,8 @@ void pack_b(Trans tb, const float* b, int64_t ldb, int64_t p0, int64_t kc, int64
 // zero, whatever the tile shape: the result depends only on (m, n, k), not on the blocking.
 template <int64_t kNr>
 void kernel(int64_t kc, const float* ap, int64_t a_step, const float* bp, float* c, int64_t ldc,
-            int64_t rows, int64_t cols, bool acc, TileSink* sink, int64_t i0, int64_t j0) {
+            int64_t rows, int64_t cols, bool acc, TileSink* sink, int64_t i0, int64_t j0,
+            int part) {
   __m512 c0[kNr], c1[kNr];
 #pragma GCC unroll 16
   for (int j = 0; j < kNr; ++j) c0[j] = c1[j] = _mm512_setzero_ps();
@@ -166,14 +176,17 @@ void kernel(int64_t kc, const float* ap, int64_t a_step, const float* bp, float*
       _mm512_mask_storeu_ps(cj + 16, m1, r1);
     }
   }
-  if (sink) sink->tile(i0, j0, rows, cols, tile, kMr);
+  if (sink) sink->tile(i0, j0, rows, cols, tile, kMr, part);
 }
 
 template <int64_t kNr>
 void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a,
                    int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc,
-                   bool accumulate, GemmWorkspace& ws, TileSink* sink) {
+                   bool accumulate, GemmWorkspace& ws, TileSink* sink, int64_t i_off,
+                   int64_t j_off, int part) {
   const int64_t kb = depth_block(k);
+  float* const wa = ws.a(part);
+  float* const wb = ws.b(part);
   // A column-major A is read in place when few columns of C share it: packing it would cost as
   // much as the product (the dense forward at batch 16 re-packed all weights every step).
   const bool direct_a = ta == Trans::No && n <= kDirectAMaxN;
@@ -183,23 +196,23 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
       const int64_t kc = std::min(kb, k - pc);
       const bool acc = accumulate || pc > 0;
       TileSink* const last = pc + kc >= k ? sink : nullptr;
-      pack_b<kNr>(tb, b, ldb, pc, kc, jc, nc, ws.b());
+      pack_b<kNr>(tb, b, ldb, pc, kc, jc, nc, wb);
       for (int64_t ic = 0; ic < m; ic += kMc) {
         const int64_t mc = std::min(kMc, m - ic);
         if (direct_a) {
           for (int64_t jr = 0; jr < nc; jr += kNr)
             for (int64_t ir = 0; ir < mc; ir += kMr)
-              kernel<kNr>(kc, a + (ic + ir) + pc * lda, lda, ws.b() + jr * kc,
+              kernel<kNr>(kc, a + (ic + ir) + pc * lda, lda, wb + jr * kc,
                           c + (ic + ir) + (jc + jr) * ldc, ldc, std::min(kMr, mc - ir),
-                          std::min(kNr, nc - jr), acc, last, ic + ir, jc + jr);
+                          std::min(kNr, nc - jr), acc, last, i_off + ic + ir, j_off + jc + jr, part);
           continue;
         }
-        pack_a(ta, a, lda, ic, mc, pc, kc, ws.a());
+        pack_a(ta, a, lda, ic, mc, pc, kc, wa);
         for (int64_t jr = 0; jr < nc; jr += kNr)
           for (int64_t ir = 0; ir < mc; ir += kMr)
-            kernel<kNr>(kc, ws.a() + ir * kc, kMr, ws.b() + jr * kc,
+            kernel<kNr>(kc, wa + ir * kc, kMr, wb + jr * kc,
                         c + (ic + ir) + (jc + jr) * ldc, ldc, std::min(kMr, mc - ir),
-                        std::min(kNr, nc - jr), acc, last, ic + ir, jc + jr);
+                        std::min(kNr, nc - jr), acc, last, i_off + ic + ir, j_off + jc + jr, part);
       }
     }
   }
@@ -208,6 +221,66 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
 }  // namespace
 
 bool sgemm_available() { return true; }
+
+namespace {
+
+struct Product {
+  Trans ta, tb;
+  int64_t m, n, k;
+  const float* a;
+  int64_t lda;
+  const float* b;
+  int64_t ldb;
+  float* c;
+  int64_t ldc;
+  bool accumulate;
+  GemmWorkspace* ws;
+  TileSink* sink;
+  bool by_rows;  // split into parts by rows of C (else by columns)
+  int parts;
+};
+
+// Rows [i0, i1) x columns [j0, j1) of C; the tile shape is chosen from the part's width, which
+// never changes a value (each element is the same chain of FMAs).
+void sgemm_part(const Product& p, int64_t i0, int64_t i1, int64_t j0, int64_t j1, int part) {
+  const int64_t m = i1 - i0, n = j1 - j0;
+  if (m < 1 || n < 1) return;
+  const float* a = p.a + (p.ta == Trans::No ? i0 : i0 * p.lda);
+  const float* b = p.b + (p.tb == Trans::No ? j0 * p.ldb : j0);
+  float* c = p.c + i0 + j0 * p.ldc;
+  // A 32 x 8 tile when n is small and 8 divides it better than 12 (batch 16: 16 columns, not
+  // 24 with a third of the FMAs on padding); 32 x 12 otherwise (more FMAs per byte of A from L2).
+  if (n < kSmallN && round_up(n, 8) < round_up(n, 12))
+    sgemm_blocked<8>(p.ta, p.tb, m, n, p.k, a, p.lda, b, p.ldb, c, p.ldc, p.accumulate, *p.ws,
+                     p.sink, i0, j0, part);
+  else
+    sgemm_blocked<12>(p.ta, p.tb, m, n, p.k, a, p.lda, b, p.ldb, c, p.ldc, p.accumulate, *p.ws,
+                      p.sink, i0, j0, part);
+}
+
+// Part `part` of `parts` of [0, extent) in units of `unit` (a tile edge, so no tile straddles).
+void split(int64_t extent, int64_t unit, int part, int parts, int64_t* lo, int64_t* hi) {
+  const int64_t units = ceil_div(extent, unit);
+  *lo = std::min(extent, units * part / parts * unit);
+  *hi = std::min(extent, units * (part + 1) / parts * unit);
+}
+
+void run_part(void* ctx, int part) {
+  const Product& p = *static_cast<const Product*>(ctx);
+  int64_t lo = 0, hi = 0;
+  if (p.by_rows) {
+    split(p.m, kMr, part, p.parts, &lo, &hi);
+    sgemm_part(p, lo, hi, 0, p.n, part);
+  } else {
+    split(p.n, 24, part, p.parts, &lo, &hi);  // 24: a multiple of both tile widths
+    sgemm_part(p, 0, p.m, lo, hi, part);
+  }
+}
+
+// Below this many FLOPs a fork-join (~10-50 us to wake a helper here) costs more than it saves.
+constexpr double kParallelMinFlops = 4e6;
+
+}  // namespace
 
 void sgemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
            const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate, GemmWorkspace& ws,
@@ -219,15 +292,18 @@ void sgemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a, 
     if (sink)  // the product is C itself: hand it over tile by tile
       for (int64_t j = 0; j < n; j += kNrMax)
         for (int64_t i = 0; i < m; i += kMr)
-          sink->tile(i, j, std::min(kMr, m - i), std::min(kNrMax, n - j), c + i + j * ldc, ldc);
+          sink->tile(i, j, std::min(kMr, m - i), std::min(kNrMax, n - j), c + i + j * ldc, ldc,
+                     0);
     return;
   }
-  // A 32 x 8 tile when n is small and 8 divides it better than 12 (batch 16: 16 columns, not
-  // 24 with a third of the FMAs on padding); 32 x 12 otherwise (more FMAs per byte of A from L2).
-  if (n < kSmallN && round_up(n, 8) < round_up(n, 12))
-    sgemm_blocked<8>(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, accumulate, ws, sink);
-  else
-    sgemm_blocked<12>(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, accumulate, ws, sink);
+  Product p{ta, tb, m, n, k, a, lda, b, ldb, c, ldc, accumulate, &ws, sink, false, 1};
+  WorkerPool* pool = ws.pool();
+  if (pool && pool->threads() > 1 && 2.0 * double(m) * double(n) * double(k) >= kParallelMinFlops) {
+    p.parts = pool->threads();
+    p.by_rows = n < 24 * p.parts || (m >= n && m >= kMr * p.parts);
+    if (p.by_rows ? m >= kMr * p.parts : true) return pool->run(run_part, &p);
+  }
+  sgemm_part(p, 0, m, 0, n, 0);
 }
 
 #else  // no AVX-512: the layers use Eigen's product instead

@@ -11,6 +11,7 @@
 // Available only when built with AVX-512 (sgemm_available()); layers use Eigen otherwise.
 // Internal to kp_trainer; Eigen-free.
 #include <cstdint>
+#include <vector>
 
 #include "models/trainer/aligned_vector.h"
 
@@ -18,15 +19,27 @@ namespace kp::trainer_detail {
 
 enum class Trans { No, Yes };
 
+class WorkerPool;
+
+// Packing space, one set per thread of the pool (if any). With a pool of T threads, products
+// large enough to pay for the fork-join are split into T parts by columns (or rows, if C has
+// few columns), each computed exactly as without the pool: the values do not depend on T.
 class GemmWorkspace {
  public:
+  // Before reserve(); the pool must outlive the workspace.
+  void set_pool(WorkerPool* pool);
   // Grows the packing buffers for an (m x k) times (k x n) product; call at construction.
   void reserve(int64_t m, int64_t n, int64_t k);
-  float* a() { return m_a.data(); }
-  float* b() { return m_b.data(); }
+  float* a(int part = 0) { return m_parts[static_cast<size_t>(part)].a.data(); }
+  float* b(int part = 0) { return m_parts[static_cast<size_t>(part)].b.data(); }
+  WorkerPool* pool() const { return m_pool; }
 
  private:
-  AlignedVector<float> m_a, m_b;
+  struct Buffers {
+    AlignedVector<float> a, b;
+  };
+  WorkerPool* m_pool = nullptr;
+  std::vector<Buffers> m_parts = std::vector<Buffers>(1);
 };
 
 bool sgemm_available();
@@ -35,10 +48,12 @@ bool sgemm_available();
 // consumer (the optimizer's update) reads the product from registers' worth of stack, not from
 // a matrix written and read back through the caches. Tile: rows x cols at (i0, j0) of C,
 // column-major with leading dimension ld; the tiles cover C exactly once.
+// With a pool, `part` (in [0, threads)) says which thread delivers the tile: tiles of different
+// parts arrive concurrently, so a sink keeps per-part state.
 class TileSink {
  public:
   virtual void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t,
-                    int64_t ld) = 0;
+                    int64_t ld, int part) = 0;
 
  protected:
   ~TileSink() = default;

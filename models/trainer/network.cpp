@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/trainer/layers.h"
+#include "models/trainer/worker_pool.h"
 
 namespace kp {
 
@@ -17,6 +18,7 @@ struct Network<T>::Impl {
   std::vector<AlignedVector<T>> acts;   // acts[0] = input, acts[i + 1] = output of layer i
   std::vector<AlignedVector<T>> dacts;  // gradient of the loss w.r.t. acts[i]
   AlignedVector<T> params, grads;
+  std::unique_ptr<trainer_detail::WorkerPool> pool;  // helpers of a multi-threaded trial
   trainer_detail::GemmWorkspace gemm_ws;  // packing space of every layer's products
   int64_t max_batch = 0, in_elems = 0, classes = 0;
   bool input_grad = false, defer = false;
@@ -58,8 +60,16 @@ struct Network<T>::Impl {
 };
 
 template <class T>
-Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed, WeightInit init)
+Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed, WeightInit init,
+                    int threads)
     : m(std::make_unique<Impl>()) {
+  if (threads < 1 || threads > kMaxTrialThreads)
+    throw std::invalid_argument("threads must be in [1, " + std::to_string(kMaxTrialThreads) +
+                                "]");
+  if (threads > 1) {
+    m->pool = std::make_unique<trainer_detail::WorkerPool>(threads);
+    m->gemm_ws.set_pool(m->pool.get());
+  }
   if (net.layers.empty() || net.layers.back().spec.kind != LayerKind::SoftmaxCrossEntropy)
     throw std::invalid_argument("the trainer needs a softmax_cross_entropy last layer");
   if (max_batch < 1) throw std::invalid_argument("max_batch must be >= 1");

@@ -19,6 +19,8 @@ namespace trainer_detail {
 class GemmWorkspace;
 }
 
+constexpr int kMaxTrialThreads = 8;
+
 // Parameters [offset, offset + rows * cols) are a column-major rows x cols weight matrix whose
 // gradient is dy x^T, dy (rows x batch) and x (cols x batch) column-major: a dense layer's
 // weight gradient, left for the optimizer to form inside its update. At batch 1 it is an outer
@@ -36,9 +38,11 @@ struct WeightGradBlock {
 template <class T>
 class Network {
  public:
-  // Initialised from `seed` (He or Glorot). Throws std::invalid_argument for unsupported layers.
+  // Initialised from `seed` (He or Glorot). Throws std::invalid_argument for unsupported layers
+  // or threads outside [1, kMaxTrialThreads]. With threads > 1 the large products are split
+  // across that many threads (created here); every value is the same as with one thread.
   Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed,
-          WeightInit init = WeightInit::He);
+          WeightInit init = WeightInit::He, int threads = 1);
   ~Network();
   Network(Network&&) noexcept;
   Network& operator=(Network&&) noexcept;

@@ -1,6 +1,7 @@
 #include "models/trainer/optimizer.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "models/trainer/gemm.h"
@@ -89,26 +90,38 @@ double update(const Coeffs& k, float* w, float* v, int64_t n, const Grad& grad) 
 }
 
 // The epilogue of the deferred weight-gradient GEMM: each finished tile of dy x^T is applied to
-// the weights and velocities at its place, column by column.
+// the weights and velocities at its place, column by column. The squared norm is summed per
+// part of a GEMM split across threads (one cache line each), then over parts in order.
 template <OptimizerKind kKind>
 class UpdateSink final : public trainer_detail::TileSink {
  public:
-  UpdateSink(const Coeffs& k, float* w, float* v, int64_t rows) : m_k(k), m_w(w), m_v(v), m_rows(rows) {}
-  void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t,
-            int64_t ld) override {
+  UpdateSink(const Coeffs& k, float* w, float* v, int64_t rows)
+      : m_k(k), m_w(w), m_v(v), m_rows(rows) {
+    for (Lanes& l : m_sq) l.v = _mm512_setzero_ps();
+  }
+  void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t, int64_t ld,
+            int part) override {
+    if (part < 0 || part >= kMaxTrialThreads) std::abort();  // an internal bug: fail loudly
     for (int64_t j = 0; j < cols; ++j) {
       const int64_t at = i0 + (j0 + j) * m_rows;
       update_lanes<kKind>(m_k, m_w + at, m_v ? m_v + at : nullptr, rows, ArrayGrad{t + j * ld},
-                          m_sq);
+                          m_sq[part].v);
     }
   }
-  double sq() const { return double(_mm512_reduce_add_ps(m_sq)); }
+  double sq() const {
+    double s = 0;
+    for (const Lanes& l : m_sq) s += double(_mm512_reduce_add_ps(l.v));
+    return s;
+  }
 
  private:
+  struct alignas(64) Lanes {
+    __m512 v;
+  };
   Coeffs m_k;
   float *m_w, *m_v;
   int64_t m_rows;
-  __m512 m_sq = _mm512_setzero_ps();
+  Lanes m_sq[kMaxTrialThreads];
 };
 
 template <OptimizerKind kKind>

@@ -61,7 +61,7 @@ void gather(const Split& s, const int64_t* idx, int64_t count, float* x, int32_t
 Trainer::Trainer(const ResolvedNetwork& net, const Dataset& data, const TrialConfig& config)
     : m_data(data),
       m_cfg(config),
-      m_net(net, checked_max_batch(data, config), config.seed, config.init),
+      m_net(net, checked_max_batch(data, config), config.seed, config.init, config.threads),
       m_opt(config.optimizer, m_net.num_params()),
       m_perm(static_cast<size_t>(data.train.n)),
       m_labels(static_cast<size_t>(m_net.max_batch())) {

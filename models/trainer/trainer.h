@@ -29,6 +29,7 @@ struct TrialConfig {
   uint64_t seed = 1;
   WeightInit init = WeightInit::He;  // the workload's `init`
   double divergence_loss = 1e3;    // a mini-batch loss above this (or non-finite) is divergence
+  int threads = 1;                 // threads of this one trial (large products split; same values)
 };
 
 struct ValidationPoint {

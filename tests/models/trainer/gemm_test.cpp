@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/trainer/gemm.h"
+#include "models/trainer/worker_pool.h"
 
 namespace kp::trainer_detail {
 namespace {
@@ -71,8 +72,9 @@ TEST(Sgemm, MatchesNaiveProductForEveryLayoutAndEdge) {
 class CollectingSink final : public TileSink {
  public:
   CollectingSink(int64_t m, int64_t n) : m_m(m), values(size_t(m * n)), hits(size_t(m * n)) {}
-  void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t,
-            int64_t ld) override {
+  void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t, int64_t ld,
+            int part) override {
+    ASSERT_GE(part, 0);
     for (int64_t j = 0; j < cols; ++j)
       for (int64_t i = 0; i < rows; ++i) {
         values[size_t(i0 + i + (j0 + j) * m_m)] = t[i + j * ld];
@@ -111,6 +113,44 @@ TEST(Sgemm, SinkReceivesEveryTileOnceWithTheStoredValues) {
         ASSERT_EQ(sink.values[i], plain[i]) << "m " << m << " n " << n << " k " << k << " at " << i;
       }
     }
+}
+
+// Split across a pool of threads (by columns, or by rows when C has few columns), the product
+// is bit-identical to the one-thread product and a sink still sees each element once.
+TEST(Sgemm, ThreadPoolSplitIsBitIdentical) {
+  if (!sgemm_available()) GTEST_SKIP() << "built without AVX-512";
+  const int64_t shapes[][3] = {{256, 16, 784}, {784, 128, 256}, {256, 784, 128}, {70, 100, 333},
+                               {33, 300, 90}};
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (int threads : {2, 3})
+    for (const auto& s : shapes)
+      for (Trans ta : {Trans::No, Trans::Yes}) {
+        const int64_t m = s[0], n = s[1], k = s[2];
+        std::vector<float> a(size_t(m * k)), b(size_t(k * n)), c0(size_t(m * n));
+        for (float& v : a) v = u(rng);
+        for (float& v : b) v = u(rng);
+        for (float& v : c0) v = u(rng);
+        const int64_t lda = ta == Trans::No ? m : k;
+        GemmWorkspace one;
+        one.reserve(m, n, k);
+        std::vector<float> plain = c0;
+        sgemm(ta, Trans::No, m, n, k, a.data(), lda, b.data(), k, plain.data(), m, true, one);
+        WorkerPool pool(threads);
+        GemmWorkspace ws;
+        ws.set_pool(&pool);
+        ws.reserve(m, n, k);
+        std::vector<float> split = c0, scratch = c0;
+        sgemm(ta, Trans::No, m, n, k, a.data(), lda, b.data(), k, split.data(), m, true, ws);
+        CollectingSink sink(m, n);
+        sgemm(ta, Trans::No, m, n, k, a.data(), lda, b.data(), k, scratch.data(), m, true, ws,
+              &sink);
+        for (size_t i = 0; i < plain.size(); ++i) {
+          ASSERT_EQ(split[i], plain[i]) << threads << " threads, m " << m << " n " << n << " at " << i;
+          ASSERT_EQ(sink.hits[i], 1);
+          ASSERT_EQ(sink.values[i], plain[i]);
+        }
+      }
 }
 
 TEST(Sgemm, ZeroDepthClearsOrKeepsC) {

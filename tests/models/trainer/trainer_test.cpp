@@ -9,6 +9,7 @@
 
 #include "models/trainer/gemm.h"
 #include "models/trainer/trainer.h"
+#include "models/trainer/zoo.h"
 
 namespace kp {
 namespace {
@@ -137,6 +138,36 @@ TEST(Trainer, FusedUpdateMatchesThePlainPath) {
   check_fused_update_matches_the_plain_path(2, trainer_detail::sgemm_available());
   check_fused_update_matches_the_plain_path(16, trainer_detail::sgemm_available());
   check_fused_update_matches_the_plain_path(300, false);  // above kFusedMaxBatch (256)
+}
+
+// One trial on several threads (products split across them) computes the same floats as on
+// one: losses and parameters bit-identical; the gradient norm only summed in another order.
+TEST(Trainer, MultiThreadedTrialIsBitIdentical) {
+  const ResolvedNetwork net = resolve_network(mlp_784_256_256_10());
+  static const Dataset big = make_synthetic_dataset({1, 28, 28}, 10, 512, 0, 5);
+  for (int64_t batch : {1, 16, 64, 300}) {
+    TrialConfig c = config(6);
+    c.batch = batch;
+    std::vector<double> loss1, loss2, sq1, sq2;
+    Trainer one(net, big, c);
+    c.threads = 2;
+    Trainer two(net, big, c);
+    for (int step = 0; step < 8; ++step) {
+      loss1.push_back(one.step());
+      sq1.push_back(one.last_grad_sq_norm());
+      loss2.push_back(two.step());
+      sq2.push_back(two.last_grad_sq_norm());
+      EXPECT_NEAR(sq2.back(), sq1.back(), 1e-5 * sq1.back()) << "batch " << batch;
+    }
+    EXPECT_EQ(loss1, loss2) << "batch " << batch;
+    const int64_t n = one.network().num_params();
+    EXPECT_TRUE(std::equal(one.network().params(), one.network().params() + n,
+                           two.network().params()))
+        << "batch " << batch;
+  }
+  TrialConfig bad = config(1);
+  bad.threads = kMaxTrialThreads + 1;
+  EXPECT_THROW(Trainer(net, big, bad), std::invalid_argument);
 }
 
 TEST(Trainer, StopAfterSteps) {
