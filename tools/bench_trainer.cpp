@@ -150,19 +150,26 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
   print_load("after");
-  if (csv) {
-    std::FILE* f = std::fopen(csv, "w");
+  if (csv) {  // written to FILE.tmp, renamed when complete: a killed run leaves no half file
+    const std::string tmp = std::string(csv) + ".tmp";
+    std::FILE* f = std::fopen(tmp.c_str(), "w");
     if (!f) {
+      std::fprintf(stderr, "%s: cannot write\n", tmp.c_str());
+      return 2;
+    }
+    std::fprintf(f, "network,batch,update_s,update_cpu_s,samples_per_s,load_1min\n");
+    for (int64_t m = 1; m <= 4096; m *= 4) {
+      const Timing t = time_per_update(mlp, data, m, min_s, trial_threads);
+      double load[1] = {-1};
+      getloadavg(load, 1);
+      std::fprintf(f, "mlp_784_256_256_10,%lld,%.9g,%.9g,%.6g,%.2f\n", static_cast<long long>(m),
+                   t.wall_s, trial_threads > 1 ? t.process_cpu_s : t.cpu_s, double(m) / t.wall_s,
+                   load[0]);
+    }
+    if (std::fclose(f) != 0 || std::rename(tmp.c_str(), csv) != 0) {
       std::fprintf(stderr, "%s: cannot write\n", csv);
       return 2;
     }
-    std::fprintf(f, "network,batch,update_s,update_cpu_s,samples_per_s\n");
-    for (int64_t m = 1; m <= 4096; m *= 4) {
-      const Timing t = time_per_update(mlp, data, m, min_s, trial_threads);
-      std::fprintf(f, "mlp_784_256_256_10,%lld,%.9g,%.9g,%.6g\n", static_cast<long long>(m),
-                   t.wall_s, t.cpu_s, double(m) / t.wall_s);
-    }
-    std::fclose(f);
   }
   return 0;
 }

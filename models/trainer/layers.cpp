@@ -164,38 +164,47 @@ class Conv2d final : public Layer<T> {
   }
 
  private:
-  template <class F>
-  void for_each_patch(int64_t n0, int64_t nb, F&& f) {
+  // Calls f(col, off, len) for each run of one patch row (fixed n, oh, ow, kh) whose kernel
+  // columns fall inside the image: in HWC those len = (kw_hi - kw_lo) * C floats are contiguous
+  // in both x (from off) and the column buffer; z(col, len) for the runs in the padding. The
+  // order (n, oh, ow, kh, kw, c) is the element-wise order, so col2im adds into each dx element
+  // in the same sequence as one element at a time would.
+  template <class F, class Z>
+  void for_each_patch_row(int64_t n0, int64_t nb, F&& f, Z&& z) {
     T* col = m_col.data();
+    const int64_t kc = m_k * m_c;
     for (int64_t n = n0; n < n0 + nb; ++n)
       for (int64_t oh = 0; oh < m_ho; ++oh)
-        for (int64_t ow = 0; ow < m_wo; ++ow, col += m_kk)
+        for (int64_t ow = 0; ow < m_wo; ++ow, col += m_kk) {
+          const int64_t iw0 = ow * m_s - m_pl;
+          const int64_t lo = std::clamp<int64_t>(-iw0, 0, m_k);
+          const int64_t hi = std::clamp<int64_t>(m_w_in - iw0, lo, m_k);
           for (int64_t kh = 0; kh < m_k; ++kh) {
+            T* c = col + kh * kc;
             const int64_t ih = oh * m_s - m_pt + kh;
-            for (int64_t kw = 0; kw < m_k; ++kw) {
-              const int64_t iw = ow * m_s - m_pl + kw;
-              T* c = col + (kh * m_k + kw) * m_c;
-              const bool inside = ih >= 0 && ih < m_h && iw >= 0 && iw < m_w_in;
-              f(c, inside ? ((n * m_h + ih) * m_w_in + iw) * m_c : -1);
+            if (ih < 0 || ih >= m_h || hi == lo) {
+              z(c, kc);
+              continue;
             }
+            z(c, lo * m_c);
+            f(c + lo * m_c, ((n * m_h + ih) * m_w_in + iw0 + lo) * m_c, (hi - lo) * m_c);
+            z(c + hi * m_c, (m_k - hi) * m_c);
           }
+        }
   }
   void im2col(const T* x, int64_t n0, int64_t nb) {
-    const int64_t c = m_c;
-    for_each_patch(n0, nb, [x, c](T* col, int64_t off) {
-      // A plain loop, not memcpy: with one input channel a call per element would dominate.
-      if (off < 0)
-        for (int64_t i = 0; i < c; ++i) col[i] = T(0);
-      else
-        for (int64_t i = 0; i < c; ++i) col[i] = x[off + i];
-    });
+    for_each_patch_row(
+        n0, nb, [x](T* col, int64_t off, int64_t len) { std::copy(x + off, x + off + len, col); },
+        [](T* col, int64_t len) { std::fill(col, col + len, T(0)); });
   }
   void col2im(T* dx, int64_t n0, int64_t nb) {
-    const int64_t c = m_c;
-    for_each_patch(n0, nb, [dx, c](T* col, int64_t off) {
-      if (off >= 0)
-        for (int64_t i = 0; i < c; ++i) dx[off + i] += col[i];
-    });
+    for_each_patch_row(
+        n0, nb,
+        [dx](T* col, int64_t off, int64_t len) {
+          T* d = dx + off;
+          for (int64_t i = 0; i < len; ++i) d[i] += col[i];
+        },
+        [](T*, int64_t) {});
   }
 
   int64_t m_c, m_h, m_w_in, m_f, m_ho, m_wo, m_k, m_s, m_pt = 0, m_pl = 0, m_kk = 0, m_chunk = 1;
