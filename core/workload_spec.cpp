@@ -71,6 +71,11 @@ WorkloadSpec parse_workload(const ConfigDoc& doc) {
     w.step_curve.alpha = s.number("alpha", 0.0, 1e15);
   } else {
     w.step_curve.path = resolve_relative(doc.path(), s.text("path"));
+    if (w.step_curve.source == StepCurveSource::Measure) {
+      static const char* protocols[] = {"full", "quick"};
+      w.step_curve.protocol = protocols[s.choice_or("protocol", {"full", "quick"}, 0)];
+      w.step_curve.seed = static_cast<uint64_t>(s.integer_or("seed", 0, 1));
+    }
   }
   s.check_unknown();
   root.finish();

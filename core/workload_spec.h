@@ -47,6 +47,8 @@ struct StepCurveSpec {
   StepCurveSource source = StepCurveSource::Law;
   double n_inf = 0, alpha = 0;   // law
   std::string path;              // file (CSV: batch,steps) or the measure cache
+  std::string protocol = "full"; // measure: full | quick (models/step_curve/measure/curve_protocol.h)
+  uint64_t seed = 1;             // measure: trial i is seeded seed + i
 };
 
 struct WorkloadSpec {

@@ -68,6 +68,19 @@ std::vector<CurvePoint> read_curve_csv(const std::string& path) {
   return points;
 }
 
+std::map<std::string, std::string> read_curve_provenance(const std::string& path) {
+  std::map<std::string, std::string> out;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] != '#') break;
+    const size_t start = line.find_first_not_of("# ");
+    const size_t colon = line.find(": ", start);
+    if (start == std::string::npos || colon == std::string::npos) continue;
+    out.emplace(line.substr(start, colon - start), line.substr(colon + 2));
+  }
+  return out;
+}
+
 void write_curve_csv(std::ostream& out, const std::vector<CurvePoint>& points,
                      const std::string& comment) {
   if (!comment.empty()) {

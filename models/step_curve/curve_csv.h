@@ -6,6 +6,7 @@
 // size (Shallue et al. 2018: the curve takes the minimum over a batch size's trials). Lines that
 // start with '#' are comments (provenance: command, seed, date).
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,11 @@ struct CurvePoint {
 
 // Throws ConfigError naming file:line:col for every bad row (all collected, one throw).
 std::vector<CurvePoint> read_curve_csv(const std::string& path);
+
+// The provenance of a curve file: its leading `# key: value` comment lines as a map (the first
+// occurrence of a key wins; comment lines without ": " are skipped). A missing file gives an
+// empty map.
+std::map<std::string, std::string> read_curve_provenance(const std::string& path);
 
 // Writes `# comment` lines (one per '\n'-separated line of comment, if any), the header
 // `batch,steps` and one row per point with round-trip precision; failed trials as `inf`.

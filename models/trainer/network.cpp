@@ -129,6 +129,8 @@ int64_t Network<T>::num_params() const { return static_cast<int64_t>(m->params.s
 template <class T>
 T* Network<T>::params() { return m->params.data(); }
 template <class T>
+const T* Network<T>::params() const { return m->params.data(); }
+template <class T>
 const T* Network<T>::grads() const { return m->grads.data(); }
 template <class T>
 T* Network<T>::input() { return m->acts[0].data(); }

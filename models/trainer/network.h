@@ -52,6 +52,7 @@ class Network {
   int64_t classes() const;
   int64_t num_params() const;
   T* params();
+  const T* params() const;
   const T* grads() const;
 
   // The batch is read from here: input_elements() x batch, column-major (one sample per column).

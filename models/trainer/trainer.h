@@ -61,6 +61,7 @@ class Trainer {
   int64_t steps_done() const { return m_step; }
   const int32_t* last_labels() const { return m_labels.data(); }  // of the last mini-batch
   Network<float>& network() { return m_net; }
+  const Network<float>& network() const { return m_net; }  // e.g. for a noise-scale probe
 
  private:
   void next_batch();

@@ -24,7 +24,7 @@ WorkloadCase load_workload_case(const std::string& workload_file, const std::vec
   c.workload = parse_workload(wdoc);
   c.network = resolve_network(c.workload.network);
   c.step = lower_training_step(c.network);
-  c.law = resolve_step_law(c.workload.step_curve, workload_file);
+  c.law = resolve_step_law(c.workload, workload_file);
   return c;
 }
 

@@ -48,6 +48,12 @@ std::string format_journal_line(const TrialRecord& r) {
   return buf;
 }
 
+bool journal_matches(const std::string& path, const std::string& fingerprint) {
+  std::ifstream in(path);
+  std::string first;
+  return std::getline(in, first) && first == k_magic + fingerprint;
+}
+
 bool parse_journal_line(const std::string& line, TrialRecord& r) {
   std::vector<std::string> f;
   std::stringstream ss(line);

@@ -29,6 +29,8 @@ class CurveJournal {
 };
 
 std::string format_journal_line(const TrialRecord& r);
+// Whether the journal at `path` starts with the header of `fingerprint` (false if unreadable).
+bool journal_matches(const std::string& path, const std::string& fingerprint);
 bool parse_journal_line(const std::string& line, TrialRecord& r);
 
 }  // namespace kp

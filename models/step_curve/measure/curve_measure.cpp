@@ -14,6 +14,8 @@
 
 #include "core/config_error.h"
 #include "models/step_curve/measure/curve_journal.h"
+#include "models/step_curve/measure/curve_run.h"
+#include "models/step_curve/measure/eval_rule.h"
 #include "models/step_curve/measure/halton.h"
 
 namespace kp {
@@ -26,6 +28,39 @@ const char* to_string(TrialOutcome outcome) {
     case TrialOutcome::pruned: return "pruned";
   }
   return "?";
+}
+
+const char* to_string(TrialOrder order) {
+  return order == TrialOrder::halton ? "halton" : "effective_lr_desc";
+}
+
+int64_t eval_every_of(const CurveSearchSpec& s, int64_t batch) {
+  return s.eval_samples > 0 ? eval_every_for(batch, s.eval_samples) : s.base.eval_every;
+}
+
+int64_t budget_of(const CurveSearchSpec& s, int64_t batch) {
+  if (s.budget_steps <= 0 && s.budget_samples <= 0) return s.base.max_steps;
+  const int64_t rule = s.budget_steps + (s.budget_samples + batch - 1) / std::max<int64_t>(batch, 1);
+  return std::max<int64_t>(1, std::min(s.base.max_steps, rule));
+}
+
+std::vector<int> trial_order(const CurveSearchSpec& s) {
+  std::vector<int> order(static_cast<size_t>(std::max(0, s.trials)));
+  for (int i = 0; i < s.trials; ++i) order[static_cast<size_t>(i)] = i;
+  if (s.order == TrialOrder::effective_lr_desc) {
+    // Shallue et al. 2018 find the best trials near the largest stable effective learning rate;
+    // diverging trials above it stop within a few steps, so trying the largest first sets a
+    // tight bound early and the slow trials below it are pruned at that bound.
+    std::vector<double> eff(order.size());
+    for (int i = 0; i < s.trials; ++i) {
+      const SearchPoint p = search_point(s, i);
+      eff[static_cast<size_t>(i)] = p.learning_rate / (1.0 - p.momentum);
+    }
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      return eff[static_cast<size_t>(a)] > eff[static_cast<size_t>(b)];
+    });
+  }
+  return order;
 }
 
 bool TrialRecord::operator==(const TrialRecord& o) const {
@@ -45,158 +80,21 @@ SearchPoint search_point(const CurveSearchSpec& s, int trial) {
 }
 
 std::string journal_fingerprint(const CurveSearchSpec& s) {
-  char buf[512];
+  char buf[640];
   std::snprintf(buf, sizeof buf,
-                "v1 target=%.9g max_steps=%lld eval_every=%lld seed=%llu lr=[%.9g,%.9g] "
-                "one_minus_momentum=[%.9g,%.9g] optimizer=%d weight_decay=%.9g prune=%d",
+                "v2 target=%.9g max_steps=%lld eval_every=%lld seed=%llu lr=[%.9g,%.9g] "
+                "one_minus_momentum=[%.9g,%.9g] optimizer=%d weight_decay=%.9g prune=%d "
+                "eval_samples=%lld budget=%lld+%lld/M order=%s",
                 s.base.target_error, static_cast<long long>(s.base.max_steps),
                 static_cast<long long>(s.base.eval_every), static_cast<unsigned long long>(s.seed),
                 s.lr_min, s.lr_max, s.one_minus_momentum_min, s.one_minus_momentum_max,
                 static_cast<int>(s.base.optimizer.kind), s.base.optimizer.weight_decay,
-                s.prune ? 1 : 0);
+                s.prune ? 1 : 0, static_cast<long long>(s.eval_samples),
+                static_cast<long long>(s.budget_steps), static_cast<long long>(s.budget_samples),
+                to_string(s.order));
   return buf;
 }
 
-namespace {
-
-// The scheduler state, guarded by m_mutex: per batch size, the trials done and whether one runs.
-class CurveRun {
- public:
-  CurveRun(const ResolvedNetwork& net, const Dataset& data, const CurveSearchSpec& spec,
-           CurveJournal* journal, const std::function<void(const TrialRecord&)>& on_trial)
-      : m_net(net), m_data(data), m_spec(spec), m_journal(journal), m_on_trial(on_trial),
-        m_done(spec.batches.size(), std::vector<std::optional<TrialRecord>>(spec.trials)),
-        m_running(spec.batches.size(), false) {
-    if (journal)
-      for (const TrialRecord& r : journal->records())
-        for (size_t b = 0; b < spec.batches.size(); ++b)
-          if (spec.batches[b] == r.batch && r.trial >= 0 && r.trial < spec.trials)
-            m_done[b][r.trial] = r;
-  }
-
-  void run() {
-    const int jobs = std::max(1, m_spec.jobs);
-    std::vector<std::thread> workers;
-    for (int j = 0; j < jobs; ++j) workers.emplace_back([this] { work(); });
-    for (std::thread& t : workers) t.join();
-    if (m_error) std::rethrow_exception(m_error);
-  }
-
-  std::vector<TrialRecord> records() const {
-    std::vector<TrialRecord> out;
-    for (const auto& per_batch : m_done)
-      for (const auto& r : per_batch)
-        if (r) out.push_back(*r);
-    std::sort(out.begin(), out.end(), [](const TrialRecord& a, const TrialRecord& b) {
-      return a.batch != b.batch ? a.batch < b.batch : a.trial < b.trial;
-    });
-    return out;
-  }
-
- private:
-  int next_trial(size_t b) const {
-    for (int i = 0; i < m_spec.trials; ++i)
-      if (!m_done[b][i]) return i;
-    return m_spec.trials;
-  }
-
-  // The bound of trial i: the best of trials 0..i-1 (all done: a batch size is a chain).
-  int64_t bound(size_t b, int i) const {
-    int64_t best = 0;
-    for (int j = 0; j < i; ++j)
-      if (m_done[b][j] && m_done[b][j]->steps && (best == 0 || *m_done[b][j]->steps < best))
-        best = *m_done[b][j]->steps;
-    return m_spec.prune ? best : 0;
-  }
-
-  // Under the lock: the ready batch size whose next trial has the lowest index (ties: list order),
-  // so the cheap early trials that set the bounds run first. -1 = none ready now.
-  int pick(bool& all_done) const {
-    int best_b = -1, best_i = m_spec.trials;
-    all_done = true;
-    for (size_t b = 0; b < m_spec.batches.size(); ++b) {
-      const int i = next_trial(b);
-      if (i < m_spec.trials || m_running[b]) all_done = false;
-      if (!m_running[b] && i < best_i) best_b = static_cast<int>(b), best_i = i;
-    }
-    return best_b;
-  }
-
-  void work() {
-    std::unique_lock<std::mutex> lock(m_mutex);
-    for (;;) {
-      bool all_done = false;
-      const int b = m_error ? -1 : pick(all_done);
-      if (m_error || (b < 0 && all_done)) return;
-      if (b < 0) {
-        m_cv.wait(lock);
-        continue;
-      }
-      const int i = next_trial(b);
-      const int64_t stop_after = bound(b, i);
-      m_running[b] = true;
-      lock.unlock();
-      TrialRecord rec;
-      std::exception_ptr error;
-      try {
-        rec = run_trial(m_spec.batches[b], i, stop_after);
-      } catch (...) {
-        error = std::current_exception();
-      }
-      lock.lock();
-      m_running[b] = false;
-      try {
-        if (error) std::rethrow_exception(error);
-        if (m_journal) m_journal->append(rec);
-        m_done[b][i] = rec;
-        if (m_on_trial) m_on_trial(rec);
-      } catch (...) {
-        if (!m_error) m_error = std::current_exception();
-      }
-      m_cv.notify_all();
-    }
-  }
-
-  TrialRecord run_trial(int64_t batch, int trial, int64_t stop_after) const {
-    const SearchPoint p = search_point(m_spec, trial);
-    TrialConfig c = m_spec.base;
-    c.batch = batch;
-    c.optimizer.learning_rate = p.learning_rate;
-    c.optimizer.momentum = p.momentum;
-    c.seed = m_spec.seed + static_cast<uint64_t>(trial);
-    const TrialResult r = train_trial(m_net, m_data, c, stop_after);
-    TrialRecord rec;
-    rec.batch = batch;
-    rec.trial = trial;
-    rec.learning_rate = p.learning_rate;
-    rec.momentum = p.momentum;
-    rec.wall_s = r.wall_time_s;
-    if (r.steps_to_target) {
-      rec.steps = *r.steps_to_target;
-      rec.outcome = TrialOutcome::reached;
-    } else if (r.diverged) {
-      rec.outcome = TrialOutcome::diverged;
-    } else if (stop_after > 0 && stop_after < c.max_steps) {
-      rec.outcome = TrialOutcome::pruned;
-    } else {
-      rec.outcome = TrialOutcome::budget;
-    }
-    return rec;
-  }
-
-  const ResolvedNetwork& m_net;
-  const Dataset& m_data;
-  const CurveSearchSpec& m_spec;
-  CurveJournal* m_journal;
-  const std::function<void(const TrialRecord&)>& m_on_trial;
-  std::vector<std::vector<std::optional<TrialRecord>>> m_done;
-  std::vector<bool> m_running;
-  std::mutex m_mutex;
-  std::condition_variable m_cv;
-  std::exception_ptr m_error;
-};
-
-}  // namespace
 
 std::vector<TrialRecord> measure_curve(const ResolvedNetwork& net, const Dataset& data,
                                        const CurveSearchSpec& spec,
@@ -206,8 +104,7 @@ std::vector<TrialRecord> measure_curve(const ResolvedNetwork& net, const Dataset
   if (!journal_path.empty())
     journal = std::make_unique<CurveJournal>(journal_path, journal_fingerprint(spec), resume);
   CurveRun run(net, data, spec, journal.get(), on_trial);
-  run.run();
-  return run.records();
+  return run.run();
 }
 
 std::vector<std::pair<int64_t, double>> steps_to_target(const std::vector<TrialRecord>& records) {

@@ -7,12 +7,20 @@
 // batch size's steps-to-target is the minimum over its trials.
 //
 // Contract:
-// - Pruning: trial i of a batch size stops after B_i = min steps of trials 0..i-1 of that batch
-//   size (it cannot beat B_i; reaching the target exactly at B_i is a tie). B_i depends only on
-//   earlier trials of the same batch size, which run one after another (a chain per batch size;
-//   workers run different batch sizes in parallel), so every trial's record, and the curve, are
-//   the same whatever the number of jobs and whatever order trials finish in. Pruning never changes
-//   the minimum: a pruned trial's steps-to-target would have been >= B_i >= the minimum.
+// - Pruning: the trials of a batch size run in a fixed order (trial_order(): Halton index, or
+//   highest effective learning rate lr/(1-momentum) first); the trial at position p stops after
+//   B_p = min steps of the trials at positions 0..p-1 (it cannot beat B_p; reaching the target
+//   exactly at B_p is a tie). B_p depends only on earlier trials of the same batch size, which run
+//   one after another (a chain per batch size; workers run different batch sizes in parallel), so
+//   every trial's record, and the curve, are the same whatever the number of jobs and whatever
+//   order trials finish in. Pruning never changes the minimum: a pruned trial's steps-to-target
+//   would have been >= B_p >= the minimum.
+// - Cost rules per batch size M (all optional, all in the fingerprint): evaluation every
+//   eval_every_for(M, eval_samples) steps (eval_rule.h) instead of base.eval_every; a step budget
+//   min(base.max_steps, budget_steps + ceil(budget_samples / M)) instead of base.max_steps.
+// - Scheduling: a free worker takes the next trial of the ready chain with the largest batch (the
+//   most expensive chain starts first, the cheap small-batch trials fill the end: longest
+//   processing time first). It changes when trials run, never their records.
 // - Journal: one line per finished trial, appended and fsync'ed before the next trial of its batch
 //   size starts; resume skips journaled trials, so a kill loses only the trials that were running.
 //   The journal starts with a fingerprint line; resuming with other settings is an error.
@@ -28,6 +36,9 @@
 
 namespace kp {
 
+enum class TrialOrder { halton, effective_lr_desc };
+const char* to_string(TrialOrder order);
+
 struct CurveSearchSpec {
   std::vector<int64_t> batches;
   int trials = 16;
@@ -37,7 +48,18 @@ struct CurveSearchSpec {
   uint64_t seed = 1;
   int jobs = 1;
   bool prune = true;
+  int64_t eval_samples = 0;    // > 0: evaluate every ceil(eval_samples / M) steps
+  int64_t budget_steps = 0;    // budget_steps or budget_samples > 0: the per-batch budget rule
+  int64_t budget_samples = 0;
+  TrialOrder order = TrialOrder::halton;
 };
+
+// The evaluation interval and the step budget of batch size M under the spec's rules.
+int64_t eval_every_of(const CurveSearchSpec& spec, int64_t batch);
+int64_t budget_of(const CurveSearchSpec& spec, int64_t batch);
+// The order in which a batch size's trials run (and bound each other): a permutation of
+// 0..trials-1, the same for every batch size.
+std::vector<int> trial_order(const CurveSearchSpec& spec);
 
 enum class TrialOutcome { reached, budget, diverged, pruned };
 const char* to_string(TrialOutcome outcome);

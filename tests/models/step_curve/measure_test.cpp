@@ -2,6 +2,7 @@
 // across job counts, resume from a torn journal, and pruning that never changes the minimum.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "core/config_error.h"
 #include "models/step_curve/measure/curve_journal.h"
 #include "models/step_curve/measure/curve_measure.h"
+#include "models/step_curve/measure/eval_rule.h"
 #include "models/step_curve/measure/halton.h"
 
 namespace kp {
@@ -151,6 +153,106 @@ TEST(MeasureCurve, PruningStopsLosersEarlyAndKeepsTheMinimum) {
     }
   }
   EXPECT_GE(n_pruned, 1) << "the test must exercise pruning";
+}
+
+TEST(EvalRule, EverySamplesRoundedUpToWholeSteps) {
+  EXPECT_EQ(eval_every_for(16, 8192), 512);
+  EXPECT_EQ(eval_every_for(8192, 8192), 1);
+  EXPECT_EQ(eval_every_for(16384, 8192), 1);
+  EXPECT_EQ(eval_every_for(3000, 8192), 3);  // 8192/3000 = 2.73 -> 3
+  CurveSearchSpec s;
+  s.base.eval_every = 50;
+  EXPECT_EQ(eval_every_of(s, 16), 50);  // no rule: the workload's K
+  s.eval_samples = 1000;
+  EXPECT_EQ(eval_every_of(s, 16), 63);
+}
+
+TEST(BudgetRule, LawShapedAndCapped) {
+  CurveSearchSpec s;
+  s.base.max_steps = 20000;
+  EXPECT_EQ(budget_of(s, 16), 20000);  // no rule: the cap
+  s.budget_steps = 600, s.budget_samples = 300000;
+  EXPECT_EQ(budget_of(s, 16), 19350);   // 600 + 18750
+  EXPECT_EQ(budget_of(s, 8192), 637);   // 600 + ceil(36.6)
+  EXPECT_EQ(budget_of(s, 1000), 900);
+  s.base.max_steps = 5000;
+  EXPECT_EQ(budget_of(s, 16), 5000);
+}
+
+TEST(TrialOrder, EffectiveLearningRateDescending) {
+  CurveSearchSpec s;
+  s.trials = 4;
+  EXPECT_EQ(trial_order(s), (std::vector<int>{0, 1, 2, 3}));
+  s.order = TrialOrder::effective_lr_desc;
+  s.lr_min = 1e-4, s.lr_max = 1.0;
+  s.one_minus_momentum_min = 1e-3, s.one_minus_momentum_max = 1e-1;
+  // Halton points 1..4 = (1/2,1/3), (1/4,2/3), (3/4,1/9), (1/8,4/9): log10 lr = -4 + 4u,
+  // log10(1-m) = -3 + 2v, log10(lr/(1-m)) = -1 + 4u - 2v: 0.333, -1.333, 1.778, -2.389.
+  EXPECT_EQ(trial_order(s), (std::vector<int>{2, 0, 1, 3}));
+}
+
+// The scheduler's records against a sequential reference written independently: each batch
+// size's trials one after another in the protocol's order, trial p stopped by train_trial at the
+// best earlier count B_p, outcomes classified as the contract says.
+std::vector<TrialRecord> sequential_reference(const CurveSearchSpec& s) {
+  std::vector<TrialRecord> out;
+  const std::vector<int> order = trial_order(s);
+  for (int64_t batch : s.batches) {
+    int64_t best = 0;
+    for (int trial : order) {
+      const SearchPoint p = search_point(s, trial);
+      TrialConfig c = s.base;
+      c.batch = batch;
+      c.optimizer.learning_rate = p.learning_rate;
+      c.optimizer.momentum = p.momentum;
+      c.seed = s.seed + static_cast<uint64_t>(trial);
+      c.eval_every = eval_every_of(s, batch);
+      c.max_steps = budget_of(s, batch);
+      const TrialResult r = train_trial(tiny_mlp(), data(), c, best);
+      TrialRecord rec;
+      rec.batch = batch, rec.trial = trial, rec.learning_rate = p.learning_rate, rec.momentum = p.momentum;
+      if (r.steps_to_target) {
+        rec.steps = *r.steps_to_target, rec.outcome = TrialOutcome::reached;
+        if (best == 0 || *rec.steps < best) best = *rec.steps;
+      } else if (r.diverged) {
+        rec.outcome = TrialOutcome::diverged;
+      } else {
+        rec.outcome = best > 0 && best < c.max_steps ? TrialOutcome::pruned : TrialOutcome::budget;
+      }
+      out.push_back(rec);
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const TrialRecord& a, const TrialRecord& b) {
+    return a.batch != b.batch ? a.batch < b.batch : a.trial < b.trial;
+  });
+  return out;
+}
+
+TEST(MeasureCurve, TrialsOfOneChainRunningTogetherGiveTheSequentialRecords) {
+  CurveSearchSpec s = spec(1);
+  s.batches = {8, 32, 64};
+  s.trials = 8;
+  s.base.max_steps = 400;
+  s.eval_samples = 96;  // K = 12, 3, 2 steps
+  s.budget_steps = 100, s.budget_samples = 4000;
+  s.order = TrialOrder::effective_lr_desc;
+  s.lr_max = 30.0;  // wide enough that the largest effective learning rates diverge
+  s.one_minus_momentum_min = 1e-3;
+  const std::vector<TrialRecord> ref = sequential_reference(s);
+  int pruned = 0, reached = 0, diverged = 0;
+  for (const TrialRecord& r : ref) {
+    pruned += r.outcome == TrialOutcome::pruned;
+    reached += r.outcome == TrialOutcome::reached;
+    diverged += r.outcome == TrialOutcome::diverged;
+  }
+  ASSERT_GE(pruned, 3) << "the case must exercise pruning";
+  ASSERT_GE(reached, 3);
+  ASSERT_GE(diverged, 1);
+  std::printf("reference: %d reached, %d pruned, %d diverged of %zu\n", reached, pruned, diverged, ref.size());
+  for (int jobs : {1, 2, 3, 5}) {
+    s.jobs = jobs;
+    EXPECT_EQ(measure_curve(tiny_mlp(), data(), s, "", false), ref) << jobs << " jobs";
+  }
 }
 
 TEST(CurveJournal, LineRoundTrip) {

@@ -1,0 +1,63 @@
+#pragma once
+// A workload's measured step curve, as a file: `kneepoint curve` and the time model's
+// `step_curve: {source: measure, path, protocol, seed}` both go through here.
+// - The CSV (curve_measure.h format) carries its provenance in `# key: value` lines: command,
+//   protocol name, seed, date, the search settings, wall and CPU time, B_simple, and a fingerprint.
+// - The fingerprint hashes everything the curve depends on: the resolved network (layer kinds,
+//   shapes, parameters), the dataset kind and split sizes (not its folder), the optimizer kind and
+//   decay, init, target, the search ranges and rules, batch sizes, trials, seed and protocol name.
+//   A cached file is used only when its fingerprint equals the workload's; otherwise the curve is
+//   measured again (journaled next to the CSV, so a killed measurement resumes) and the CSV is
+//   replaced atomically.
+// - B_simple: after the search, the best trial of the batch size nearest 128 (log scale; ties:
+//   the smaller; if it has no successful trial, the nearest that has one) is re-run with a
+//   NoiseProbe (noise_probe.h) with b = that batch size, probing every max(1, steps/64) steps.
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/workload_spec.h"
+#include "models/step_curve/curve_csv.h"
+#include "models/step_curve/measure/curve_measure.h"
+#include "models/step_curve/measure/curve_protocol.h"
+#include "models/step_curve/measure/noise_probe.h"
+
+namespace kp {
+
+// The search of workload w under protocol p (optimizer, target, budget cap and eval_every from w).
+CurveSearchSpec curve_search_spec(const WorkloadSpec& w, const CurveProtocol& p, uint64_t seed, int jobs);
+
+// 16 hex digits (FNV-1a 64 of the canonical description, see above).
+std::string curve_fingerprint(const WorkloadSpec& w, const ResolvedNetwork& net,
+                              const CurveSearchSpec& s, const std::string& protocol);
+
+struct CurveMeasurement {
+  std::vector<TrialRecord> records;
+  std::optional<NoiseScaleResult> noise;
+  int64_t noise_trial = -1;
+  double wall_s = 0, cpu_s = 0;  // this run (a resumed run counts only its own part)
+  double load_start = 0, load_end = 0;
+};
+
+struct CurveRunInfo {
+  std::string command, protocol, fingerprint, workload_name, workload_path;
+};
+
+// Runs (or resumes, journal `out`.journal) the search, measures B_simple and writes `out`
+// atomically with its provenance. Progress lines go to `log`. The journal is kept.
+CurveMeasurement measure_and_write_curve(const ResolvedNetwork& net, const Dataset& data,
+                                         const CurveSearchSpec& s, const CurveRunInfo& info,
+                                         const std::string& out, bool resume, std::ostream& log);
+
+// The curve of a workload whose step_curve.source is measure: the cached file if its fingerprint
+// matches, else measured now (stating why on `log`) with `jobs` workers, resuming the journal
+// next to the cache if it was made with the same search settings (else the journal is restarted).
+// Throws ConfigError for data it cannot read. The first form uses the workload's named protocol
+// and one job per hardware thread.
+std::vector<CurvePoint> cached_or_measured_curve(const WorkloadSpec& w, std::ostream& log);
+std::vector<CurvePoint> cached_or_measured_curve(const WorkloadSpec& w, const CurveProtocol& protocol,
+                                                 int jobs, std::ostream& log);
+
+}  // namespace kp

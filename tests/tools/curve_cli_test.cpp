@@ -1,0 +1,159 @@
+// kneepoint curve end to end on a tiny synthetic workload: killed with SIGKILL in the middle of a
+// measurement and resumed, the final CSV equals an uninterrupted run's (every column but the wall
+// times); the same with another number of jobs; and bad options exit 2.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+// Three pixels, ten overlapping classes: the best error is ~0.22, so a target of 0.235 takes a
+// few hundred steps, some trials never reach it and some are pruned; a wide hidden layer makes
+// the whole run last ~1 s, long enough to be killed in the middle.
+const char* kWorkload = R"(name: tiny-curve-cli
+input: {channels: 1, height: 3, width: 1}
+classes: 10
+network:
+  - {kind: flatten}
+  - {kind: dense, units: 512}
+  - {kind: relu}
+  - {kind: dense, units: 10}
+  - {kind: softmax_cross_entropy}
+dataset: {kind: synthetic}
+optimizer: {kind: nesterov, learning_rate: 0.05, momentum: 0.9, lr_min: 0.001, lr_max: 3}
+target: {validation_error: 0.235, eval_every: 10, max_steps: 1500}
+step_curve: {source: law, n_inf: 100, alpha: 1000}
+)";
+
+std::string dir() {
+  const auto d = std::filesystem::path(::testing::TempDir()) / "kp_curve_cli";
+  std::filesystem::create_directories(d);
+  return d.string();
+}
+
+std::string workload() {
+  const std::string p = dir() + "/tiny.yaml";
+  std::ofstream(p) << kWorkload;
+  return p;
+}
+
+std::vector<std::string> args(const std::string& out, int jobs) {
+  return {KP_CLI, "curve", "--workload", workload(), "--batches", "8,16,32,64", "--trials", "8",
+          "--eval-samples", "320", "--budget-steps", "1000", "--budget-samples", "16000",
+          "--jobs", std::to_string(jobs), "--out", out};
+}
+
+pid_t spawn(std::vector<std::string> a, const std::string& log) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::vector<char*> argv;
+    for (std::string& s : a) argv.push_back(s.data());
+    argv.push_back(nullptr);
+    FILE* f = std::fopen(log.c_str(), "w");
+    if (f) dup2(fileno(f), 1), dup2(fileno(f), 2);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+int wait_exit(pid_t pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string slurp(const std::string& path) {
+  std::stringstream ss;
+  ss << std::ifstream(path).rdbuf();
+  return ss.str();
+}
+
+int lines(const std::string& path) {
+  int n = 0;
+  for (char c : slurp(path)) n += c == '\n';
+  return n;
+}
+
+// The trial rows without their last column (wall_s).
+std::vector<std::string> rows_without_wall(const std::string& csv) {
+  std::vector<std::string> out;
+  std::istringstream in(slurp(csv));
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    out.push_back(line.substr(0, line.rfind(',')));
+  }
+  return out;
+}
+
+TEST(CurveCli, SigkillThenResumeGivesTheUninterruptedCurve) {
+  const std::string ref = dir() + "/ref.csv", cut = dir() + "/cut.csv";
+  for (const std::string& f : {ref, ref + ".journal", cut, cut + ".journal"}) std::filesystem::remove(f);
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_EQ(wait_exit(spawn(args(ref, 2), dir() + "/ref.log")), 0) << slurp(dir() + "/ref.log");
+  const double full_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const std::vector<std::string> expected = rows_without_wall(ref);
+  ASSERT_EQ(expected.size(), 1u + 32u);  // header + 4 batch sizes x 8 trials
+  int reached = 0, pruned = 0;
+  for (const std::string& r : expected) {
+    reached += r.find("reached") != std::string::npos;
+    pruned += r.find("pruned") != std::string::npos;
+  }
+  ASSERT_GE(reached, 4) << "the tiny problem must be learnable for the comparison to mean something";
+  ASSERT_GE(pruned, 4) << "and exercise pruning";
+
+  // Kill once a few trials are journaled (header + >= 3 lines) but before the run ends.
+  const pid_t pid = spawn(args(cut, 2), dir() + "/cut.log");
+  while (lines(cut + ".journal") < 4 &&
+         std::chrono::steady_clock::now() - t0 < std::chrono::seconds(static_cast<int>(10 * full_s + 60)))
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the run ended before it could be killed (" << full_s << " s)";
+  EXPECT_FALSE(std::filesystem::exists(cut)) << "no curve CSV before the end";
+  const int journaled = lines(cut + ".journal") - 1;
+  EXPECT_GE(journaled, 3);
+  EXPECT_LT(journaled, 32);
+
+  // Resume, with one job this time: the same records.
+  std::vector<std::string> resume = args(cut, 1);
+  resume.push_back("--resume");
+  ASSERT_EQ(wait_exit(spawn(resume, dir() + "/resume.log")), 0) << slurp(dir() + "/resume.log");
+  EXPECT_EQ(rows_without_wall(cut), expected);
+  const std::string log = slurp(dir() + "/resume.log");
+  EXPECT_NE(log.find("wall time"), std::string::npos) << log;
+  EXPECT_NE(log.find("B_simple"), std::string::npos) << log;
+  // Without --resume, an existing journal is refused (exit 2, the journal named).
+  std::vector<std::string> again = args(cut, 1);
+  const std::string again_log = dir() + "/again.log";
+  EXPECT_EQ(wait_exit(spawn(again, again_log)), 2);
+  EXPECT_NE(slurp(again_log).find(cut + ".journal"), std::string::npos) << slurp(again_log);
+}
+
+TEST(CurveCli, BadOptionsExit2) {
+  const std::string log = dir() + "/bad.log";
+  std::vector<std::string> a = args(dir() + "/bad.csv", 1);
+  a.push_back("--protocol");
+  a.push_back("fast");
+  EXPECT_EQ(wait_exit(spawn(a, log)), 2);
+  EXPECT_NE(slurp(log).find("fast"), std::string::npos) << slurp(log);
+  a = args(dir() + "/bad.csv", 1);
+  a.push_back("--order");
+  a.push_back("random");
+  EXPECT_EQ(wait_exit(spawn(a, log)), 2);
+  EXPECT_NE(slurp(log).find("--order"), std::string::npos) << slurp(log);
+}
+
+}  // namespace
