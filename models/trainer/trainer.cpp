@@ -121,6 +121,27 @@ double Trainer::evaluate(const Split& split) {
   return double(errors) / double(split.n);
 }
 
+bool Trainer::error_at_most(const Split& split, double target) {
+  if (split.n == 0) return 0 <= target;
+  const double n = double(split.n);
+  // The largest error count e with e / n <= target, exactly as evaluate() divides.
+  int64_t max_errors = static_cast<int64_t>(std::floor(target * n));
+  while (max_errors < split.n && double(max_errors + 1) / n <= target) ++max_errors;
+  while (max_errors >= 0 && double(max_errors) / n > target) --max_errors;
+  if (max_errors < 0) return false;
+  const FlushDenormals ftz;
+  int64_t idx[k_eval_chunk];
+  int64_t errors = 0;
+  for (int64_t b = 0; b < split.n; b += k_eval_chunk) {
+    const int64_t count = std::min(k_eval_chunk, split.n - b);
+    for (int64_t i = 0; i < count; ++i) idx[i] = b + i;
+    gather(split, idx, count, m_net.input(), m_labels.data());
+    m_net.evaluate(m_labels.data(), count, &errors);
+    if (errors > max_errors) return false;
+  }
+  return true;
+}
+
 TrialResult train_trial(const ResolvedNetwork& net, const Dataset& data, const TrialConfig& config,
                         int64_t stop_after_steps, StepObserver* observer) {
   const auto t0 = Clock::now();

@@ -58,6 +58,10 @@ class Trainer {
   // includes them.
   double last_grad_sq_norm() const;
   double evaluate(const Split& split);  // classification error in [0, 1]
+  // Whether evaluate(split) <= target, stopping at the first chunk whose running error count
+  // already exceeds it (exact: the count only grows). A step curve asks only this question, and
+  // trials far from the target answer it after a fraction of the validation set.
+  bool error_at_most(const Split& split, double target);
   int64_t steps_done() const { return m_step; }
   const int32_t* last_labels() const { return m_labels.data(); }  // of the last mini-batch
   Network<float>& network() { return m_net; }

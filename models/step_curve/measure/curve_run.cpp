@@ -166,7 +166,7 @@ CurveRun::Raw CurveRun::run_trial(size_t b, int trial, const std::atomic<int64_t
       break;
     }
     if (step % c.eval_every == 0 || step == c.max_steps) {
-      if (trainer.evaluate(m_data.validation) <= c.target_error) {
+      if (trainer.error_at_most(m_data.validation, c.target_error)) {
         raw.reached = step;
         break;
       }
