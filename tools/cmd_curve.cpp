@@ -39,8 +39,9 @@ int run_curve(const Args& args) {
   po::options_description desc("kneepoint curve options");
   desc.add_options()
       ("workload", po::value<std::string>()->required(), "workload YAML file")
-      ("protocol", po::value<std::string>()->default_value("full"),
-       "full (10 batch sizes 16..8192 x 16 trials) | quick (5 batch sizes 16..2048 x 8); the flags below override it")
+      ("protocol", po::value<std::string>(),
+       "full (10 batch sizes 16..8192 x 16 trials) | quick (5 batch sizes 16..2048 x 8); default: the "
+       "workload's step_curve.protocol, else full; the flags below override it")
       ("batches", po::value<std::string>(), "batch sizes: \"16,32,64\" or \"16..4096\" (powers of two)")
       ("trials", po::value<int>(), "quasi-random trials per batch size")
       ("target-error", po::value<double>(), "target validation error (default: the workload's)")
@@ -50,10 +51,11 @@ int run_curve(const Args& args) {
       ("budget-steps", po::value<int64_t>(), "budget rule min(max-steps, A + ceil(B/M)): A")
       ("budget-samples", po::value<int64_t>(), "budget rule: B (samples); A = B = 0: max-steps")
       ("order", po::value<std::string>(), "trial order: halton | effective_lr_desc")
-      ("out", po::value<std::string>(), "curve CSV (default: <workload>_curve.csv)")
+      ("out", po::value<std::string>(), "curve CSV (default: the workload's step_curve.path if its "
+       "source is measure, else <workload>_curve.csv)")
       ("resume", "continue from the journal <out>.journal")
       ("jobs", po::value<int>()->default_value(1), "worker threads, one trial each")
-      ("seed", po::value<uint64_t>()->default_value(1), "seed of trial i is seed + i")
+      ("seed", po::value<uint64_t>(), "seed of trial i is seed + i (default: step_curve.seed, else 1)")
       ("no-prune", "train every trial to the target or budget (no early stop)")
       ("data", po::value<std::string>(), "folder of the IDX files (overrides dataset.path)");
   po::variables_map vm;
@@ -61,7 +63,11 @@ int run_curve(const Args& args) {
   const std::string path = vm["workload"].as<std::string>();
   const WorkloadSpec w = parse_workload(ConfigDoc::load(path));
 
-  CurveProtocol protocol = curve_protocol(vm["protocol"].as<std::string>());
+  // With no flags, a workload whose curve source is measure gets exactly its cache: same protocol,
+  // seed and path, so the fingerprint matches (models/step_curve/measure/curve_cache.h).
+  const bool measured = w.step_curve.source == StepCurveSource::Measure;
+  CurveProtocol protocol = curve_protocol(
+      vm.count("protocol") ? vm["protocol"].as<std::string>() : measured ? w.step_curve.protocol : "full");
   bool custom = false;
   auto set = [&](const char* key, auto& field) {
     if (!vm.count(key)) return;
@@ -83,7 +89,8 @@ int run_curve(const Args& args) {
     else throw ConfigError("--order", "expected halton or effective_lr_desc, got \"" + o + "\"");
     custom = true;
   }
-  CurveSearchSpec s = curve_search_spec(w, protocol, vm["seed"].as<uint64_t>(), vm["jobs"].as<int>());
+  const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : measured ? w.step_curve.seed : 1;
+  CurveSearchSpec s = curve_search_spec(w, protocol, seed, vm["jobs"].as<int>());
   set("target-error", s.base.target_error);
   set("max-steps", s.base.max_steps);
   set("eval-every", s.base.eval_every);
@@ -99,7 +106,9 @@ int run_curve(const Args& args) {
     throw ConfigError("--budget-steps/--budget-samples", "expected integers >= 0");
   if (!(s.base.target_error > 0 && s.base.target_error < 1))
     throw ConfigError("--target-error", "expected a number in (0, 1)");
-  const std::string out = vm.count("out") ? vm["out"].as<std::string>() : default_out(path);
+  const std::string out = vm.count("out") ? vm["out"].as<std::string>()
+                          : measured         ? w.step_curve.path
+                                             : default_out(path);
 
   const Dataset data =
       load_workload_dataset(w, vm.count("data") ? vm["data"].as<std::string>() : "", s.seed);
