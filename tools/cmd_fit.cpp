@@ -11,25 +11,15 @@
 #include <vector>
 
 #include "core/config_error.h"
-#include "models/step_curve/csv_table.h"
 #include "models/step_curve/curve_csv.h"
-#include "models/step_curve/lr_scaling.h"
 #include "models/step_curve/pollux_trace.h"
 #include "models/step_curve/step_law_fit.h"
 #include "tools/cli_common.h"
 #include "tools/commands.h"
+#include "tools/fit_extras.h"
 
 namespace kp {
 namespace {
-
-// What a curve file from `kneepoint curve` carries beyond batch,steps: B_simple in its provenance
-// and the best metaparameters per batch size in its per-trial rows.
-struct CurveExtras {
-  std::string b_simple, b_simple_method, protocol;
-  bool has_scaling = false;
-  LrScaling scaling;
-  std::string scaling_note;  // why there is no scaling fit
-};
 
 struct PolluxInfo {
   double threshold = 0.0;
@@ -70,41 +60,6 @@ std::vector<int> regime_counts(const StepLawFit& fit) {
 }
 
 const Regime kRegimes[] = {Regime::perfect_scaling, Regime::diminishing_returns, Regime::plateau};
-
-void print_extras_text(std::ostream& out, const StepLawFit& fit, const CurveExtras& x) {
-  if (!x.protocol.empty()) out << "protocol: " << x.protocol << "\n";
-  if (!x.b_simple.empty()) {
-    out << "gradient noise scale B_simple = " << x.b_simple << " samples (fitted B_crit "
-        << num(fit.b_crit.value, "%.0f") << " [" << num(fit.b_crit.lo, "%.0f") << ", "
-        << num(fit.b_crit.hi, "%.0f") << "])\n";
-    if (!x.b_simple_method.empty()) out << "  " << x.b_simple_method << "\n";
-  }
-  if (!x.has_scaling) {
-    if (!x.scaling_note.empty()) out << "learning-rate scaling: " << x.scaling_note << "\n";
-    return;
-  }
-  auto verdict = [](const ScalingExponent& e) {
-    std::string v = e.contains(1.0) ? "linear (1) inside" : "linear (1) outside";
-    v += e.contains(0.5) ? ", square root (0.5) inside" : ", square root (0.5) outside";
-    return v;
-  };
-  const ScalingExponent& a = x.scaling.lr;
-  const ScalingExponent& b = x.scaling.effective_lr;
-  out << "best metaparameters per batch size (fewest steps; ties: lowest trial):\n"
-      << "  batch      steps  trial          lr   momentum   lr/(1-momentum)\n";
-  for (const BestMetaparameters& m : x.scaling.best) {
-    char line[160];
-    std::snprintf(line, sizeof line, "  %6.0f %10.0f %6d %11.4g %10.5g %17.4g\n", m.batch, m.steps,
-                  m.trial, m.learning_rate, m.momentum, m.learning_rate / (1.0 - m.momentum));
-    out << line;
-  }
-  out << "scaling exponent of lr* vs M (log-log least squares, 95% t interval): " << num(a.value, "%.3f")
-      << " [" << num(a.lo, "%.3f") << ", " << num(a.hi, "%.3f") << "], R^2 " << num(a.r2, "%.3f")
-      << ": " << verdict(a) << "\n";
-  out << "scaling exponent of lr*/(1-momentum*) vs M: " << num(b.value, "%.3f") << " ["
-      << num(b.lo, "%.3f") << ", " << num(b.hi, "%.3f") << "], R^2 " << num(b.r2, "%.3f") << ": "
-      << verdict(b) << "\n";
-}
 
 void print_text(std::ostream& out, const std::string& source, const StepLawFit& fit,
                 const FitOptions& options, const PolluxInfo* pollux) {
@@ -156,32 +111,6 @@ void print_text(std::ostream& out, const std::string& source, const StepLawFit& 
     out << "; median " << num(pollux->b_simple_median, "%.0f") << " (vs fitted B_crit "
         << num(fit.b_crit.value, "%.0f") << ")\n";
   }
-}
-
-std::string json_exponent(const ScalingExponent& e) {
-  return "{\"value\": " + json_num(e.value) + ", \"lo\": " + json_num(e.lo) + ", \"hi\": " +
-         json_num(e.hi) + ", \"r2\": " + json_num(e.r2) + ", \"linear_inside\": " +
-         (e.contains(1.0) ? "true" : "false") + ", \"sqrt_inside\": " + (e.contains(0.5) ? "true" : "false") + "}";
-}
-
-void print_extras_json(std::ostream& out, const CurveExtras& x) {
-  if (!x.protocol.empty()) out << ",\n  \"protocol\": " << json_str(x.protocol);
-  if (!x.b_simple.empty()) {
-    char* end = nullptr;
-    const double v = std::strtod(x.b_simple.c_str(), &end);
-    out << ",\n  \"b_simple\": " << (end != x.b_simple.c_str() ? json_num(v) : "null");
-    out << ",\n  \"b_simple_method\": " << json_str(x.b_simple_method);
-  }
-  if (!x.has_scaling) return;
-  out << ",\n  \"lr_scaling\": {\"best\": [";
-  for (size_t i = 0; i < x.scaling.best.size(); ++i) {
-    const BestMetaparameters& m = x.scaling.best[i];
-    out << (i ? ", " : "") << "{\"batch\": " << json_num(m.batch) << ", \"steps\": " << json_num(m.steps)
-        << ", \"trial\": " << m.trial << ", \"learning_rate\": " << json_num(m.learning_rate)
-        << ", \"momentum\": " << json_num(m.momentum) << "}";
-  }
-  out << "], \"lr_exponent\": " << json_exponent(x.scaling.lr)
-      << ", \"effective_lr_exponent\": " << json_exponent(x.scaling.effective_lr) << "}";
 }
 
 void print_json(std::ostream& out, const std::string& source, const StepLawFit& fit,
@@ -275,20 +204,7 @@ int run_fit(const Args& args) {
   } else {
     trials = read_curve_csv(curve);
     source = curve;
-    const auto prov = read_curve_provenance(curve);
-    auto get = [&](const char* k) { const auto it = prov.find(k); return it == prov.end() ? std::string() : it->second; };
-    extras.b_simple = get("b_simple");
-    extras.b_simple_method = get("b_simple_method");
-    extras.protocol = get("protocol_name");
-    const CsvTable header = read_csv_table(curve);
-    if (header.find("learning_rate") >= 0 && header.find("momentum") >= 0) {
-      try {
-        extras.scaling = fit_lr_scaling(read_trial_rows(curve), curve);
-        extras.has_scaling = true;
-      } catch (const ConfigError& e) {
-        extras.scaling_note = e.what();
-      }
-    }
+    extras = read_curve_extras(curve);
   }
   options.origin = source;
   const StepLawFit fit = fit_step_law(trials, options);

@@ -135,6 +135,15 @@ TEST(CurveCli, SigkillThenResumeGivesTheUninterruptedCurve) {
   const std::string log = slurp(dir() + "/resume.log");
   EXPECT_NE(log.find("wall time"), std::string::npos) << log;
   EXPECT_NE(log.find("B_simple"), std::string::npos) << log;
+  // kneepoint fit reads B_simple from the provenance and fits the lr scaling from the trial rows.
+  const std::string fit_log = dir() + "/fit.json";
+  ASSERT_EQ(wait_exit(spawn({KP_CLI, "fit", cut, "--format", "json", "--bootstrap", "50"}, fit_log)), 0)
+      << slurp(fit_log);
+  const std::string fit = slurp(fit_log);
+  EXPECT_NE(fit.find("\"b_simple\": "), std::string::npos) << fit;
+  EXPECT_EQ(fit.find("\"b_simple\": null"), std::string::npos) << fit;
+  EXPECT_NE(fit.find("\"lr_exponent\": {\"value\": "), std::string::npos) << fit;
+  EXPECT_NE(fit.find("\"effective_lr_exponent\""), std::string::npos) << fit;
   // Without --resume, an existing journal is refused (exit 2, the journal named).
   std::vector<std::string> again = args(cut, 1);
   const std::string again_log = dir() + "/again.log";
