@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -67,6 +68,36 @@ Timing time_per_update(const kp::ResolvedNetwork& net, const kp::Dataset& data, 
   } while (elapsed < min_s || steps < 3);
   return {elapsed / double(steps), (thread_cpu_s() - c0) / double(steps),
           (process_cpu_s() - p0) / double(steps)};
+}
+
+// This core's single-precision FMA peak: 12 independent AVX-512 FMA chains (enough to cover a
+// 4-cycle latency on two FMA ports), best of 3 runs of 50 M iterations, by thread CPU time.
+// Register-only inline assembly: a compiler cannot reorder, spill or drop it. 0 without AVX-512.
+double fma_peak_gflops() {
+#if defined(__x86_64__)
+  if (!__builtin_cpu_supports("avx512f")) return 0;
+  double best = 0;
+  for (int rep = 0; rep < 3; ++rep) {
+    long n = 50'000'000;
+    const long iters = n;
+    const double c0 = thread_cpu_s();
+#define KP_FMA(r) "vfmadd231ps %%zmm12, %%zmm13, %%zmm" #r "\n"
+    __asm__ volatile(  // zmm0-13 only: this file is not built for AVX-512 (the runtime check is)
+        "vxorps %%xmm12, %%xmm12, %%xmm12\n vxorps %%xmm13, %%xmm13, %%xmm13\n"
+        "1:\n" KP_FMA(0) KP_FMA(1) KP_FMA(2) KP_FMA(3) KP_FMA(4) KP_FMA(5) KP_FMA(6) KP_FMA(7)
+            KP_FMA(8) KP_FMA(9) KP_FMA(10) KP_FMA(11) "dec %0\n jnz 1b\n vzeroupper\n"
+        : "+r"(n)
+        :
+        : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
+          "xmm10", "xmm11", "xmm12", "xmm13", "cc");
+#undef KP_FMA
+    const double dt = thread_cpu_s() - c0;
+    best = std::max(best, 12.0 * 32.0 * double(iters) / dt * 1e-9);  // 16 lanes x 2 FLOP
+  }
+  return best;
+#else
+  return 0;
+#endif
 }
 
 struct Rate {
@@ -139,14 +170,30 @@ int main(int argc, char** argv) {
   else
     std::printf("(cpu: not defined for a multi-threaded trial; cpu ms = all threads' CPU time)\n");
   print_load("before");
-  std::printf("%-4s %6s %12s %12s %10s %8s %8s %10s %10s %6s\n", "net", "batch", "samples/s",
-              "(cpu)", "pytorch", "ratio", "(cpu)", "wall ms", "cpu ms", "cores");
+  // FLOP per sample of one update: forward 2*P, weight gradients 2*P, input gradients 2*P except
+  // the first layer's (P = multiply-adds of the weight layers; conv as im2col GEMMs).
+  constexpr double kMlpFlop = 2.0 * (784 * 256 + 256 * 256 + 256 * 10) * 2 +
+                              2.0 * (256 * 256 + 256 * 10);
+  constexpr double kCnnFlop = 2.0 * (784 * 25 * 32) * 2 +
+                              2.0 * (196 * 800 * 64) * 3 + 2.0 * (3136 * 1024 + 1024 * 10) * 3;
+  const double peak = fma_peak_gflops();
+  std::printf("one core's FMA peak %.0f GFLOP/s: at most %.0f MLP or %.0f Simple-CNN samples/s "
+              "per core (%.2f / %.1f MFLOP per sample)\n",
+              peak, peak * 1e9 / kMlpFlop, peak * 1e9 / kCnnFlop, kMlpFlop * 1e-6,
+              kCnnFlop * 1e-6);
+  std::printf("(%%peak: samples/s by CPU time, or by wall for a multi-threaded trial, times FLOP per "
+              "sample, over the peak of the cores used)\n");
+  std::printf("%-4s %6s %12s %12s %10s %8s %8s %10s %10s %6s %6s\n", "net", "batch", "samples/s",
+              "(cpu)", "pytorch", "ratio", "(cpu)", "wall ms", "cpu ms", "cores", "%peak");
   for (const Case& c : cases) {
     const Rate r = samples_per_s(*c.net, data, c.batch, min_s, threads, trial_threads);
     const double cpu = trial_threads == 1 ? r.cpu : 0.0;
-    std::printf("%-4s %6lld %12.0f %12.0f %10.0f %8.2f %8.2f %10.4f %10.4f %6.2f\n", c.name,
-                static_cast<long long>(c.batch), r.wall, cpu, c.anchor, r.wall / c.anchor,
-                cpu / c.anchor, 1e3 * r.update_wall_s, 1e3 * r.update_cpu_s, r.cores_busy);
+    const double flop = c.net == &mlp ? kMlpFlop : kCnnFlop;
+    const double used = trial_threads == 1 ? cpu : r.wall;
+    const double pct = peak > 0 ? 100.0 * used * flop / (peak * 1e9 * threads * trial_threads) : 0;
+    std::printf("%-4s %6lld %12.0f %12.0f %10.0f %8.2f %8.2f %10.4f %10.4f %6.2f %6.1f\n",
+                c.name, static_cast<long long>(c.batch), r.wall, cpu, c.anchor, r.wall / c.anchor,
+                cpu / c.anchor, 1e3 * r.update_wall_s, 1e3 * r.update_cpu_s, r.cores_busy, pct);
     std::fflush(stdout);
   }
   print_load("after");
