@@ -199,9 +199,9 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
       pack_b<kNr>(tb, b, ldb, pc, kc, jc, nc, wb);
       for (int64_t ic = 0; ic < m; ic += kMc) {
         const int64_t mc = std::min(kMc, m - ic);
-        if (direct_a) {
-          for (int64_t jr = 0; jr < nc; jr += kNr)
-            for (int64_t ir = 0; ir < mc; ir += kMr)
+        if (direct_a) {  // A panel outer: read from memory once, again from L2 for the next jr
+          for (int64_t ir = 0; ir < mc; ir += kMr)
+            for (int64_t jr = 0; jr < nc; jr += kNr)
               kernel<kNr>(kc, a + (ic + ir) + pc * lda, lda, wb + jr * kc,
                           c + (ic + ir) + (jc + jr) * ldc, ldc, std::min(kMr, mc - ir),
                           std::min(kNr, nc - jr), acc, last, i_off + ic + ir, j_off + jc + jr, part);
