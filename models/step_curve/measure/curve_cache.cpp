@@ -1,13 +1,18 @@
 #include "models/step_curve/measure/curve_cache.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <mutex>
 #include <ostream>
@@ -210,18 +215,37 @@ std::vector<CurvePoint> cached_or_measured_curve(const WorkloadSpec& w, const Cu
   const CurveSearchSpec s = curve_search_spec(w, protocol, sc.seed, jobs);
   ResolvedNetwork net = resolve_network(w.network);  // parse_workload() checked it
   const std::string fp = curve_fingerprint(w, net, s, protocol.name);
-  struct stat st {};
-  const bool exists = ::stat(sc.path.c_str(), &st) == 0;
-  if (exists) {
+  auto cached = [&](std::string& why) {
+    struct stat st {};
+    if (::stat(sc.path.c_str(), &st) != 0) {
+      why = "not measured yet";
+      return false;
+    }
     const auto prov = read_curve_provenance(sc.path);
     const auto it = prov.find("fingerprint");
-    if (it != prov.end() && it->second == fp) return read_curve_csv(sc.path);
-    log << "step curve " << sc.path << ": made with other settings (fingerprint "
-        << (it == prov.end() ? std::string("none") : it->second) << ", this workload's is " << fp
-        << "): measuring it again\n";
-  } else {
-    log << "step curve " << sc.path << ": not measured yet: measuring it (protocol " << protocol.name << ")\n";
-  }
+    if (it != prov.end() && it->second == fp) return true;
+    why = "made with other settings (fingerprint " + (it == prov.end() ? std::string("none") : it->second) +
+          ", this workload's is " + fp + ")";
+    return false;
+  };
+  std::string why;
+  if (cached(why)) return read_curve_csv(sc.path);
+  if (const char* no = std::getenv("KP_NO_CURVE_MEASURE"); no && *no)
+    throw ConfigError(w.source_file, "step_curve.path " + sc.path + ": " + why +
+                                         ", and KP_NO_CURVE_MEASURE forbids measuring it here: run "
+                                         "`kneepoint curve --workload " + w.source_file + "`");
+  // One measurement at a time per cache (e.g. the ranks of an MPI study): the others wait for it
+  // and then find the cache made.
+  const int lock_fd = ::open((sc.path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd < 0 || ::flock(lock_fd, LOCK_EX) != 0)
+    throw ConfigError(sc.path + ".lock", std::string("cannot lock: ") + std::strerror(errno));
+  struct Unlock {
+    int fd;
+    ~Unlock() { ::close(fd); }
+  } unlock{lock_fd};
+  if (cached(why)) return read_curve_csv(sc.path);
+  log << "step curve " << sc.path << ": " << why << ": measuring it (protocol " << protocol.name << ")\n";
+  struct stat st {};
   const Dataset data = load_workload_dataset(w, "", s.seed);
   for (int64_t b : s.batches)
     if (b > data.train.n)

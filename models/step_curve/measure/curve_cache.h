@@ -54,7 +54,9 @@ CurveMeasurement measure_and_write_curve(const ResolvedNetwork& net, const Datas
 // The curve of a workload whose step_curve.source is measure: the cached file if its fingerprint
 // matches, else measured now (stating why on `log`) with `jobs` workers, resuming the journal
 // next to the cache if it was made with the same search settings (else the journal is restarted).
-// Throws ConfigError for data it cannot read. The first form uses the workload's named protocol
+// Measurements of one cache are serialised by flock on `path`.lock (MPI ranks, parallel tests);
+// with the environment variable KP_NO_CURVE_MEASURE set, a missing or stale cache is a
+// ConfigError instead of a measurement. Throws ConfigError for data it cannot read. The first form uses the workload's named protocol
 // and one job per hardware thread.
 std::vector<CurvePoint> cached_or_measured_curve(const WorkloadSpec& w, std::ostream& log);
 std::vector<CurvePoint> cached_or_measured_curve(const WorkloadSpec& w, const CurveProtocol& protocol,

@@ -4,6 +4,7 @@
 // and a bad `step_curve.protocol` names file:line:col.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -71,6 +72,7 @@ TEST(CurveCache, MissThenHitThenOtherSettingsMeasureAgain) {
   std::ostringstream log1;
   const auto first = cached_or_measured_curve(w, tiny_protocol(), 2, log1);
   EXPECT_NE(log1.str().find("not measured yet"), std::string::npos) << log1.str();
+  EXPECT_TRUE(std::filesystem::exists(csv + ".lock"));
   ASSERT_EQ(first.size(), 6u);  // 2 batch sizes x 3 trials
   const auto prov = read_curve_provenance(csv);
   ASSERT_TRUE(prov.count("fingerprint"));
@@ -94,6 +96,17 @@ TEST(CurveCache, MissThenHitThenOtherSettingsMeasureAgain) {
   // Another target: the fingerprint differs, the curve is measured again (the old journal,
   // made with the old target, is restarted) and the cache replaced.
   w.target.validation_error = 0.2;
+  // Where measuring is forbidden (e.g. a test suite), a stale cache is a clear error instead.
+  ::setenv("KP_NO_CURVE_MEASURE", "1", 1);
+  try {
+    std::ostringstream ignored;
+    cached_or_measured_curve(w, tiny_protocol(), 2, ignored);
+    ADD_FAILURE() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("KP_NO_CURVE_MEASURE"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("other settings"), std::string::npos) << e.what();
+  }
+  ::unsetenv("KP_NO_CURVE_MEASURE");
   std::ostringstream log3;
   cached_or_measured_curve(w, tiny_protocol(), 2, log3);
   EXPECT_NE(log3.str().find("made with other settings"), std::string::npos) << log3.str();
