@@ -24,7 +24,9 @@ int cli(const std::string& args) {
 }
 
 std::string cli_stderr(const std::string& args) {
-  const std::string out = ::testing::TempDir() + "stderr.txt";
+  // Named after the test: ctest runs this file's tests as concurrent processes sharing TempDir().
+  const std::string out = ::testing::TempDir() + "stderr_" +
+                          ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".txt";
   (void)std::system((std::string(KP_CLI) + " " + args + " > /dev/null 2> " + out).c_str());
   std::ifstream in(out);
   std::stringstream ss;

@@ -26,8 +26,12 @@ target: {validation_error: 0.05, eval_every: 20, max_steps: 60}
 step_curve: {source: law, n_inf: 100, alpha: 1000}
 )";
 
+// ctest runs the tests of this file as concurrent processes sharing TempDir(): every file is named
+// after its test so that two tests never write or read each other's files.
+std::string test_name() { return ::testing::UnitTest::GetInstance()->current_test_info()->name(); }
+
 std::string write_workload(const std::string& name, const std::string& dataset) {
-  const std::string path = ::testing::TempDir() + "train_cli_" + name + ".yaml";
+  const std::string path = ::testing::TempDir() + "train_cli_" + test_name() + "_" + name + ".yaml";
   std::ofstream(path) << kNetwork << dataset;
   return path;
 }
@@ -38,7 +42,7 @@ struct CliRun {
 };
 
 CliRun run(const std::string& args) {
-  const std::string out = ::testing::TempDir() + "train_cli_out.txt";
+  const std::string out = ::testing::TempDir() + "train_cli_" + test_name() + "_out.txt";
   const int status = std::system((std::string(KP_CLI) + " train " + args + " > " + out + " 2>&1").c_str());
   CliRun r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
