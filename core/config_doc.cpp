@@ -1,6 +1,7 @@
 #include "core/config_doc.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -12,7 +13,9 @@ namespace {
 std::string resolve_relative(const std::string& file, const std::string& path) {
   if (path.empty() || path[0] == '/') return path;
   const auto slash = file.find_last_of('/');
-  return slash == std::string::npos ? path : file.substr(0, slash + 1) + path;
+  if (slash == std::string::npos) return path;
+  // Normalised so that reports name studies/../hw_configs/x.yaml as hw_configs/x.yaml.
+  return std::filesystem::path(file.substr(0, slash + 1) + path).lexically_normal().string();
 }
 
 // Keys of `over` win. Scalars and sequences replace as a whole: merging lists element-wise

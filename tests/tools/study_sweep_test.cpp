@@ -103,10 +103,10 @@ TEST(StudySweep, DesignPointsApplyTheirOverrides) {
 TEST(StudySweep, InvalidSweepsAreErrorsAtTheirPosition) {
   EXPECT_EQ(error_of("sweep:\n  chip.compute.array.rowz: [64, 128]\n"),
             ":7:3: error: sweep.chip.compute.array.rowz: unknown key (known here: bytes_per_element, cols, count, "
-            "dataflow, kind, rows) (in " + kSrc + "/studies/../hw_configs/tpu_v3_pod.yaml)");
+            "dataflow, kind, rows) (in " + kSrc + "/hw_configs/tpu_v3_pod.yaml)");
   EXPECT_EQ(error_of("sweep:\n  chip.nosuch.rows: [64]\n"),
             ":7:3: error: sweep.chip.nosuch.rows: no such map in the configuration (in " + kSrc +
-                "/studies/../hw_configs/tpu_v3_pod.yaml)");
+                "/hw_configs/tpu_v3_pod.yaml)");
   EXPECT_EQ(error_of("sweep:\n  chip.memory.sram.capacity: []\n"),
             ":7:30: error: sweep.chip.memory.sram.capacity: expected a non-empty list of values");
   EXPECT_EQ(error_of("sweep:\n  interconnect.link.bandwidth: {from: 25 GB/s, to: 400 GHz, factor: 2}\n"),
@@ -115,14 +115,14 @@ TEST(StudySweep, InvalidSweepsAreErrorsAtTheirPosition) {
   // A range in a unit the key does not take: the reader's message, at `from`.
   EXPECT_EQ(error_of("sweep:\n  interconnect.link.latency: {from: 1 GB/s, to: 4 GB/s, factor: 2}\n"),
             ":7:37: error: sweep.interconnect.link.latency: value \"1 GB/s\": unknown unit \"GB/s\": expected a "
-            "time with a unit (ps, ns, us, ms, s), got \"1 GB/s\" (in " + kSrc + "/studies/../hw_configs/tpu_v3_pod.yaml)");
+            "time with a unit (ps, ns, us, ms, s), got \"1 GB/s\" (in " + kSrc + "/hw_configs/tpu_v3_pod.yaml)");
   EXPECT_EQ(error_of("sweep:\n  chip.clock: {from: 1 GHz, to: 2 GHz, factor: 1}\n"),
             ":7:48: error: sweep.chip.clock.factor: expected a plain number > 1, got \"1\"");
   EXPECT_EQ(error_of("sweep:\n  chip.clock: {from: 2 GHz, to: 1 GHz, factor: 2}\n"),
             ":7:33: error: sweep.chip.clock.to: expected to >= from");
   EXPECT_EQ(error_of("sweep:\n  chip.compute.array.rows: [64, -1]\n"),
             ":7:33: error: sweep.chip.compute.array.rows: value \"-1\": expected an integer >= 1, got \"-1\" (in " +
-                kSrc + "/studies/../hw_configs/tpu_v3_pod.yaml)");
+                kSrc + "/hw_configs/tpu_v3_pod.yaml)");
   EXPECT_EQ(error_of("sweep:\n  - zip:\n      chip.compute.array.rows: [32, 64]\n      chip.compute.array.cols: [32]\n"),
             ":9:32: error: sweep.chip.compute.array.cols: zip: expected 2 values like chip.compute.array.rows, got 1");
   EXPECT_EQ(error_of("sweep: 3\n"),
