@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -21,6 +22,7 @@
 #include "models/step_curve/measure/curve_cache.h"
 #include "models/step_curve/step_law_fit.h"
 #include "tools/cli_common.h"
+#include "tools/curve_mpi.h"
 #include "tools/commands.h"
 
 namespace kp {
@@ -126,7 +128,12 @@ int run_curve(const Args& args) {
   std::string cmd = "kneepoint curve";
   for (const std::string& a : args) cmd += " " + a;
   const CurveRunInfo info{cmd, protocol.name, curve_fingerprint(w, net, s, protocol.name), w.name, path};
-  const CurveMeasurement m = measure_and_write_curve(net, data, s, info, out, vm.count("resume") > 0, std::cerr);
+  // Under mpirun -np N the ranks share the batch sizes; rank 0 alone goes on (tools/curve_mpi.h).
+  int exit_code = 0;
+  const std::optional<CurveMeasurement> measured_here =
+      measure_curve_cli(net, data, s, info, out, vm.count("resume") > 0, exit_code);
+  if (!measured_here) return exit_code;
+  const CurveMeasurement& m = *measured_here;
 
   std::cout << "    batch  steps_to_target\n";
   for (const auto& [batch, steps] : steps_to_target(m.records)) {

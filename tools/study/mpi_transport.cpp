@@ -10,6 +10,8 @@
 // registered memory, which the shared-memory and TCP transports of one machine do not use).
 #include <mpi.h>
 
+#include <time.h>
+
 #include <cstdlib>
 #include <stdexcept>
 
@@ -50,6 +52,25 @@ class MpiTransport : public Transport {
     return std::vector<size_t>(buf.begin(), buf.end());
   }
 
+  std::string broadcast_text(const std::string& text) override {
+    unsigned long long n = text.size();
+    MPI_Request r;
+    check(MPI_Ibcast(&n, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD, &r), "MPI_Ibcast");
+    wait(r);
+    std::string out = m_rank == 0 ? text : std::string(n, '\0');
+    if (n) {
+      check(MPI_Ibcast(&out[0], static_cast<int>(n), MPI_CHAR, 0, MPI_COMM_WORLD, &r), "MPI_Ibcast");
+      wait(r);
+    }
+    return out;
+  }
+
+  void wait_all() override {
+    MPI_Request r;
+    check(MPI_Ibarrier(MPI_COMM_WORLD, &r), "MPI_Ibarrier");
+    wait(r);
+  }
+
   void send_record(const std::string& s) override { send(s, kRecord); }
   void send_error(const std::string& s) override { send(s, kError); }
   void send_done(const std::string& s) override { send(s, kDone); }
@@ -70,12 +91,22 @@ class MpiTransport : public Transport {
 
   void finish() override {
     if (m_finished) return;
-    check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+    wait_all();
     MPI_Finalize();
     m_finished = true;
   }
 
  private:
+  // Tests the request every millisecond instead of busy-polling in MPI_Wait.
+  static void wait(MPI_Request& r) {
+    for (int done = 0;;) {
+      check(MPI_Test(&r, &done, MPI_STATUS_IGNORE), "MPI_Test");
+      if (done) return;
+      const timespec ms{0, 1000000};
+      nanosleep(&ms, nullptr);
+    }
+  }
+
   void send(const std::string& s, int tag) {
     check(MPI_Send(s.data(), static_cast<int>(s.size()), MPI_CHAR, 0, tag, MPI_COMM_WORLD), "MPI_Send");
   }

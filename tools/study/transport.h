@@ -17,6 +17,11 @@ class Transport {
   virtual int size() const { return 1; }
   // Rank 0's `values` on every rank.
   virtual std::vector<size_t> broadcast(const std::vector<size_t>& values) { return values; }
+  // Rank 0's `text` on every rank. Waiting ranks sleep rather than spin (they would take a core
+  // from the ranks still training: Open MPI's blocking calls busy-poll).
+  virtual std::string broadcast_text(const std::string& text) { return text; }
+  // Returns once every rank has called it; sleeps while waiting, as broadcast_text().
+  virtual void wait_all() {}
   // Rank > 0: a finished record for rank 0; an error (rank 0 reports it and the run stops); done.
   virtual void send_record(const std::string&) {}
   virtual void send_error(const std::string&) {}

@@ -135,7 +135,8 @@ std::string curve_fingerprint(const WorkloadSpec& w, const ResolvedNetwork& net,
 
 CurveMeasurement measure_and_write_curve(const ResolvedNetwork& net, const Dataset& data,
                                          const CurveSearchSpec& s, const CurveRunInfo& info,
-                                         const std::string& out, bool resume, std::ostream& log) {
+                                         const std::string& out, bool resume, std::ostream& log,
+                                         const CurveSearchFn& search) {
   CurveMeasurement m;
   m.load_start = load_average();
   const double cpu0 = process_cpu_s();
@@ -153,14 +154,16 @@ CurveMeasurement measure_and_write_curve(const ResolvedNetwork& net, const Datas
                   to_string(r.outcome), r.steps ? std::to_string(*r.steps).c_str() : "-", r.wall_s);
     log << line << std::flush;
   };
-  m.records = measure_curve(net, data, s, out + ".journal", resume, progress);
+  double other_cpu_s = 0;
+  m.records = search ? search(progress, other_cpu_s)
+                     : measure_curve(net, data, s, out + ".journal", resume, progress);
   if (const std::optional<TrialRecord> r = noise_trial_of(m.records)) {
     log << "  B_simple: re-running batch " << r->batch << " trial " << r->trial << " with a noise probe\n";
     m.noise = measure_noise(net, data, s, *r);
     m.noise_trial = r->trial;
   }
   m.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  m.cpu_s = process_cpu_s() - cpu0;
+  m.cpu_s = process_cpu_s() - cpu0 + other_cpu_s;
   m.load_end = load_average();
 
   double trial_s = 0;
@@ -196,7 +199,7 @@ CurveMeasurement measure_and_write_curve(const ResolvedNetwork& net, const Datas
     c << "b_simple: none (no batch size reached the target)\n";
   }
   std::snprintf(buf, sizeof buf,
-                "%.1f s wall, %.1f s CPU (all threads) this run; load average %.2f at start, %.2f at "
+                "%.1f s wall, %.1f s CPU (all threads and processes) this run; load average %.2f at start, %.2f at "
                 "end; %.1f s of trial wall time in all",
                 m.wall_s, m.cpu_s, m.load_start, m.load_end, trial_s);
   c << "cost: " << buf << "\n";

@@ -13,6 +13,7 @@
 //   the smaller; if it has no successful trial, the nearest that has one) is re-run with a
 //   NoiseProbe (noise_probe.h) with b = that batch size, probing every max(1, steps/64) steps.
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -45,11 +46,19 @@ struct CurveRunInfo {
   std::string command, protocol, fingerprint, workload_name, workload_path;
 };
 
+// Runs the trials of a search and returns every record sorted by (batch, trial); `on_trial` is
+// measure_curve()'s progress callback; `other_cpu_s` gets the CPU time spent in other processes.
+// The MPI runner (tools/study/curve_ranks.h) gives one that shares the trials between ranks.
+using CurveSearchFn = std::function<std::vector<TrialRecord>(
+    const std::function<void(const TrialRecord&)>& on_trial, double& other_cpu_s)>;
+
 // Runs (or resumes, journal `out`.journal) the search, measures B_simple and writes `out`
-// atomically with its provenance. Progress lines go to `log`. The journal is kept.
+// atomically with its provenance. Progress lines go to `log`. The journal is kept. `search`
+// empty: measure_curve() in this process.
 CurveMeasurement measure_and_write_curve(const ResolvedNetwork& net, const Dataset& data,
                                          const CurveSearchSpec& s, const CurveRunInfo& info,
-                                         const std::string& out, bool resume, std::ostream& log);
+                                         const std::string& out, bool resume, std::ostream& log,
+                                         const CurveSearchFn& search = {});
 
 // The curve of a workload whose step_curve.source is measure: the cached file if its fingerprint
 // matches, else measured now (stating why on `log`) with `jobs` workers, resuming the journal

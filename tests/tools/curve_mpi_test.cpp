@@ -1,0 +1,163 @@
+// mpirun -np N kneepoint curve (tools/curve_mpi.h, tools/study/curve_ranks.h): the ranks share the
+// batch-size chains and rank 0 writes exactly the records a one-process run writes; journals left
+// by a killed run of any number of ranks are resumed; the chain assignment on a hand-computed case.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tools/study/curve_ranks.h"
+
+namespace kp {
+namespace {
+
+// curve_cli_test's tiny problem: 3 pixels, 10 overlapping classes, ~1 s for 4 x 8 trials.
+const char* kWorkload = R"(name: tiny-curve-mpi
+input: {channels: 1, height: 3, width: 1}
+classes: 10
+network:
+  - {kind: flatten}
+  - {kind: dense, units: 512}
+  - {kind: relu}
+  - {kind: dense, units: 10}
+  - {kind: softmax_cross_entropy}
+dataset: {kind: synthetic}
+optimizer: {kind: nesterov, learning_rate: 0.05, momentum: 0.9, lr_min: 0.001, lr_max: 3}
+target: {validation_error: 0.235, eval_every: 10, max_steps: 1500}
+step_curve: {source: law, n_inf: 100, alpha: 1000}
+)";
+
+std::string dir() {
+  const auto d = std::filesystem::path(::testing::TempDir()) / ("kp_curve_mpi_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(d);
+  return d.string();
+}
+
+std::string slurp(const std::string& path) {
+  std::stringstream ss;
+  ss << std::ifstream(path).rdbuf();
+  return ss.str();
+}
+
+int run(const std::string& command) {
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string curve_args(const std::string& out, int jobs) {
+  const std::string w = dir() + "/tiny.yaml";
+  std::ofstream(w) << kWorkload;
+  return std::string(KP_CLI) + " curve --workload " + w +
+         " --batches 8,16,32,64 --trials 8 --eval-samples 320 --budget-steps 1000 --budget-samples 16000"
+         " --jobs " + std::to_string(jobs) + " --out " + out;
+}
+
+#ifdef KP_MPIEXEC
+std::string mpirun(int ranks) {
+  // Open MPI refuses to start as root unless told; CI containers run as root.
+  ::setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+  ::setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  return std::string(KP_MPIEXEC) + " -np " + std::to_string(ranks) + " --oversubscribe --allow-run-as-root ";
+}
+#endif
+
+// The trial rows without wall_s, and the provenance lines that do not depend on the run (all but
+// the command, date and cost).
+std::vector<std::string> records_of(const std::string& csv) {
+  std::vector<std::string> out;
+  std::istringstream in(slurp(csv));
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("# provenance:", 0) == 0 || line.rfind("# date:", 0) == 0 || line.rfind("# cost:", 0) == 0) continue;
+    out.push_back(line[0] == '#' ? line : line.substr(0, line.rfind(',')));
+  }
+  return out;
+}
+
+std::vector<std::string> lines_of(const std::string& path) {
+  std::vector<std::string> out;
+  std::istringstream in(slurp(path));
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+bool rank_files_left(const std::string& csv) {
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(csv).parent_path()))
+    if (e.path().filename().string().find(".journal.") != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(CurveMpi, ChainsGoLongestFirstToTheLeastLoadedRank) {
+  CurveSearchSpec s;
+  s.batches = {8, 16, 32, 64};
+  s.base.max_steps = 1500;
+  s.budget_steps = 1000, s.budget_samples = 16000;
+  // Budgets min(1500, 1000 + ceil(16000/M)): 1500, 1500, 1500, 1250 steps; costs M x budget:
+  // 12000, 24000, 48000, 80000 samples.
+  using V = std::vector<std::vector<int64_t>>;
+  EXPECT_EQ(assign_chains(s, 1), (V{{64, 32, 16, 8}}));
+  EXPECT_EQ(assign_chains(s, 2), (V{{64}, {32, 16, 8}}));             // 80000 vs 84000
+  EXPECT_EQ(assign_chains(s, 3), (V{{64}, {32}, {16, 8}}));           // 80000, 48000, 36000
+  EXPECT_EQ(assign_chains(s, 5), (V{{64}, {32}, {16}, {8}, {}}));     // a rank may have none
+}
+
+TEST(CurveMpi, TwoRanksWriteTheRecordsOfOneProcessAndResumeAnyRanksJournals) {
+#ifndef KP_MPIEXEC
+  GTEST_SKIP() << "built without MPI (KP_WITH_MPI=OFF): install libopenmpi-dev openmpi-bin (tools/setup.sh)";
+#else
+  const std::string d = dir(), one = d + "/one.csv", two = d + "/two.csv", cut = d + "/cut.csv";
+  ASSERT_EQ(run(curve_args(one, 2) + " > " + d + "/one.log 2>&1"), 0) << slurp(d + "/one.log");
+  const std::vector<std::string> expected = records_of(one);
+  ASSERT_GT(expected.size(), 32u);
+  ASSERT_EQ(run(mpirun(2) + curve_args(two, 1) + " > " + d + "/two.out 2> " + d + "/two.err"), 0)
+      << slurp(d + "/two.err");
+  EXPECT_EQ(records_of(two), expected);
+  const std::string log = slurp(d + "/two.err");
+  // Both ranks ran chains (M x budget: rank 0 the 64 chain, rank 1 the other three).
+  EXPECT_NE(log.find("rank 0: 8 trials of batches 64 in"), std::string::npos) << log;
+  EXPECT_NE(log.find("rank 1: 24 trials of batches 32,16,8 in"), std::string::npos) << log;
+  EXPECT_NE(slurp(two).find("[mpirun -np 2: rank 0 batches 64; rank 1 batches 32,16,8]"), std::string::npos);
+  EXPECT_NE(slurp(d + "/two.out").find("wrote " + two + " (32 trials"), std::string::npos);
+  // A finished run leaves what one process leaves: one journal of every trial.
+  EXPECT_EQ(lines_of(two + ".journal").size(), 33u);
+  EXPECT_FALSE(rank_files_left(two));
+
+  // A killed run's journals: some trials in OUT.journal (one process), some in rank files of an
+  // earlier -np 4 run, one torn line. Resumed with -np 2, the same records.
+  const std::vector<std::string> j = lines_of(one + ".journal");
+  ASSERT_EQ(j.size(), 33u);
+  auto write = [&](const std::string& path, size_t from, size_t to, const std::string& torn) {
+    std::ofstream f(path);
+    f << j[0] << "\n";
+    for (size_t i = from; i < to; ++i) f << j[i] << "\n";
+    f << torn;
+  };
+  write(cut + ".journal", 1, 6, "");
+  write(cut + ".journal.rank1", 6, 12, "");
+  write(cut + ".journal.rank3", 12, 14, j[14].substr(0, 5));
+  ASSERT_EQ(run(mpirun(2) + curve_args(cut, 1) + " > " + d + "/cut.out 2> " + d + "/cut.err"), 2);
+  const std::string refused = slurp(d + "/cut.err");
+  EXPECT_NE(refused.find(cut + ".journal: error: a journal of an earlier measurement exists: pass --resume"),
+            std::string::npos) << refused;
+  ASSERT_EQ(run(mpirun(2) + curve_args(cut, 1) + " --resume > " + d + "/cut.out 2> " + d + "/cut.err"), 0)
+      << slurp(d + "/cut.err");
+  EXPECT_EQ(records_of(cut), expected);
+  EXPECT_EQ(lines_of(cut + ".journal").size(), 33u);
+  EXPECT_FALSE(rank_files_left(cut));
+  // 13 trials were journaled: only the other 19 ran (lines "rank R: batch ..." per new trial).
+  const std::string resumed = slurp(d + "/cut.err");
+  size_t ran = 0;
+  for (size_t p = 0; (p = resumed.find("  lr ", p)) != std::string::npos; ++p) ++ran;
+  EXPECT_EQ(ran, 19u) << resumed;
+#endif
+}
+
+}  // namespace kp

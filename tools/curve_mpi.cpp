@@ -1,0 +1,40 @@
+#include "tools/curve_mpi.h"
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include "tools/study/curve_ranks.h"
+
+namespace kp {
+
+std::optional<CurveMeasurement> measure_curve_cli(const ResolvedNetwork& net, const Dataset& data,
+                                                  const CurveSearchSpec& s, const CurveRunInfo& info,
+                                                  const std::string& out, bool resume, int& exit_code) {
+  exit_code = 0;
+  const std::unique_ptr<Transport> mpi = make_transport();
+  if (mpi->size() < 2) return measure_and_write_curve(net, data, s, info, out, resume, std::cerr);
+  CurveMeasurement m;
+  try {
+    m = measure_curve_on_ranks(*mpi, net, data, s, info, out, resume, false, std::cerr);
+  } catch (const CurveRanksRefused&) {
+    mpi->finish();  // every rank knows: a clean stop, rank 0 says why
+    if (mpi->rank() == 0) throw;
+    exit_code = 2;
+    return std::nullopt;
+  } catch (const ConfigError& e) {
+    // Unwinding destroys the transport, whose MPI_Abort stops the other ranks: say why first.
+    std::fprintf(stderr, "%s\n", e.what());
+    std::fflush(stderr);
+    throw;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kneepoint: internal error (rank %d): %s\n", mpi->rank(), e.what());
+    std::fflush(stderr);
+    throw;
+  }
+  mpi->finish();
+  if (mpi->rank() != 0) return std::nullopt;
+  return m;
+}
+
+}  // namespace kp
