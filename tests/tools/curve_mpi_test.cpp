@@ -1,6 +1,7 @@
 // mpirun -np N kneepoint curve (tools/curve_mpi.h, tools/study/curve_ranks.h): the ranks share the
 // batch-size chains and rank 0 writes exactly the records a one-process run writes; journals left
-// by a killed run of any number of ranks are resumed; the chain assignment on a hand-computed case.
+// by a killed run of any number of ranks are resumed; a study under mpirun measures a stale
+// measured cache on all ranks; the chain assignment on a hand-computed case.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -157,6 +158,35 @@ TEST(CurveMpi, TwoRanksWriteTheRecordsOfOneProcessAndResumeAnyRanksJournals) {
   size_t ran = 0;
   for (size_t p = 0; (p = resumed.find("  lr ", p)) != std::string::npos; ++p) ++ran;
   EXPECT_EQ(ran, 19u) << resumed;
+#endif
+}
+
+TEST(CurveMpi, StudyMeasuresAStaleCacheOnAllRanks) {
+#ifndef KP_MPIEXEC
+  GTEST_SKIP() << "built without MPI (KP_WITH_MPI=OFF): install libopenmpi-dev openmpi-bin (tools/setup.sh)";
+#else
+  const std::string d = dir() + "/study";
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  std::string w = kWorkload;
+  w.replace(w.find("step_curve:"), std::string::npos,
+            "step_curve: {source: measure, path: tiny_curve.csv, protocol: quick, seed: 1}\n");
+  std::ofstream(d + "/tiny.yaml") << w;
+  std::ofstream(d + "/study.yaml") << "name: tiny-measured\nworkload: tiny.yaml\nhardware: [" << KP_SOURCE_DIR
+                                   << "/hw_configs/h100_cluster.yaml]\nbatches: {from: 16, to: 2048}\n"
+                                      "learners: {from: 1, to: 16}\n";
+  // The reference: the workload's cache as `kneepoint curve` measures it in one process.
+  ASSERT_EQ(run(std::string(KP_CLI) + " curve --workload " + d + "/tiny.yaml --jobs 2 --out " + d +
+                "/ref.csv > " + d + "/ref.log 2>&1"), 0) << slurp(d + "/ref.log");
+  ASSERT_EQ(run(mpirun(2) + KP_CLI + " study " + d + "/study.yaml --out " + d + "/out --jobs 1 > " + d +
+                "/study.out 2> " + d + "/study.err"), 0) << slurp(d + "/study.err");
+  const std::string log = slurp(d + "/study.err");
+  EXPECT_NE(log.find("tiny_curve.csv: stale or missing: measuring it on 2 ranks"), std::string::npos) << log;
+  // quick: 2048 x (600 + ceil(300000/2048)) = 1.53e6 samples against 1.42e6 for the other four.
+  EXPECT_NE(log.find("rank 0: 8 trials of batches 2048 in"), std::string::npos) << log;
+  EXPECT_NE(log.find("rank 1: 32 trials of batches 1024,256,64,16 in"), std::string::npos) << log;
+  EXPECT_EQ(records_of(d + "/tiny_curve.csv"), records_of(d + "/ref.csv"));
+  EXPECT_FALSE(slurp(d + "/out/report.md").empty());
 #endif
 }
 

@@ -51,4 +51,11 @@ CurveMeasurement measure_curve_on_ranks(Transport& t, const ResolvedNetwork& net
                                         const std::string& out, bool resume,
                                         bool restart_other_settings, std::ostream& log);
 
+// Under mpirun (t.size() > 1): measures the stale `step_curve: {source: measure}` caches of these
+// workload files on all ranks, with `jobs` threads each, before the study loads them (which then
+// finds them current); flock on CACHE.lock as cached_or_measured_curve(). Files that do not parse,
+// current caches and KP_NO_CURVE_MEASURE are left to the loader (and its errors).
+void measure_stale_curve_caches(Transport& t, const std::vector<std::string>& workload_files, int jobs,
+                                std::ostream& log);
+
 }  // namespace kp

@@ -8,12 +8,14 @@
 #include <condition_variable>
 #include <deque>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <sstream>
 #include <thread>
 
 #include "core/config_error.h"
+#include "tools/study/curve_ranks.h"
 #include "tools/study/design_eval.h"
 #include "tools/study/progress.h"
 #include "tools/study/result_codec.h"
@@ -145,6 +147,8 @@ StudyResult run_study(const StudySpec& spec, const RunOptions& options) {
   const bool root = net.rank() == 0;
   StudyResult out;
   out.spec = spec;
+  // Under mpirun, a stale measured step curve is measured by all ranks before the loader needs it.
+  measure_stale_curve_caches(net, spec.workloads, std::max(1, options.jobs), std::cerr);
   const DesignEvaluator eval(out.spec, options.jobs);
   out.workloads = eval.workloads();
   const std::string header = inputs_fingerprint(spec) + " " + encode_header(spec, out.workloads);
