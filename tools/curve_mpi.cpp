@@ -13,7 +13,9 @@ std::optional<CurveMeasurement> measure_curve_cli(const ResolvedNetwork& net, co
                                                   const std::string& out, bool resume, int& exit_code) {
   exit_code = 0;
   const std::unique_ptr<Transport> mpi = make_transport();
-  if (mpi->size() < 2) return measure_and_write_curve(net, data, s, info, out, resume, std::cerr);
+  // One process resuming a killed MPI run goes the ranks' way, which merges their journals.
+  if (mpi->size() < 2 && !(resume && !rank_files(out).empty()))
+    return measure_and_write_curve(net, data, s, info, out, resume, std::cerr);
   CurveMeasurement m;
   try {
     m = measure_curve_on_ranks(*mpi, net, data, s, info, out, resume, false, std::cerr);

@@ -1,7 +1,7 @@
 #pragma once
 // `kneepoint curve` under `mpirun -np N` (N > 1): the ranks share the batch-size chains of the
 // measurement (tools/study/curve_ranks.h); rank 0 writes the curve and prints the result. In one
-// process, the plain measurement.
+// process, the plain measurement (after merging the rank journals of a killed MPI run, on --resume).
 #include <optional>
 #include <string>
 

@@ -1,19 +1,24 @@
 // mpirun -np N kneepoint curve (tools/curve_mpi.h, tools/study/curve_ranks.h): the ranks share the
 // batch-size chains and rank 0 writes exactly the records a one-process run writes; journals left
-// by a killed run of any number of ranks are resumed; a study under mpirun measures a stale
+// by a killed run of any number of ranks are resumed (also a real SIGKILL of mpirun, resumed by
+// one process); a study under mpirun measures a stale
 // measured cache on all ranks; the chain assignment on a hand-computed case.
 #include <gtest/gtest.h>
 
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "core/config_doc.h"
 #include "tools/study/curve_ranks.h"
 
 namespace kp {
@@ -182,11 +187,65 @@ TEST(CurveMpi, StudyMeasuresAStaleCacheOnAllRanks) {
                 "/study.out 2> " + d + "/study.err"), 0) << slurp(d + "/study.err");
   const std::string log = slurp(d + "/study.err");
   EXPECT_NE(log.find("tiny_curve.csv: stale or missing: measuring it on 2 ranks"), std::string::npos) << log;
-  // quick: 2048 x (600 + ceil(300000/2048)) = 1.53e6 samples against 1.42e6 for the other four.
-  EXPECT_NE(log.find("rank 0: 8 trials of batches 2048 in"), std::string::npos) << log;
-  EXPECT_NE(log.find("rank 1: 32 trials of batches 1024,256,64,16 in"), std::string::npos) << log;
+  // Both ranks ran their share of the quick protocol's chains (today 2048 on rank 0: 2048 x (600 +
+  // ceil(300000/2048)) = 1.53e6 samples, against 1.42e6 for the other four on rank 1).
+  const WorkloadSpec spec = parse_workload(ConfigDoc::load(d + "/tiny.yaml"));
+  const CurveSearchSpec search = curve_search_spec(spec, curve_protocol("quick"), 1, 1);
+  const auto chains = assign_chains(search, 2);
+  for (size_t r = 0; r < 2; ++r) {
+    ASSERT_FALSE(chains[r].empty());
+    std::string share = "rank " + std::to_string(r) + ": " + std::to_string(chains[r].size() * size_t(search.trials)) +
+                        " trials of batches ";
+    for (size_t i = 0; i < chains[r].size(); ++i) share += (i ? "," : "") + std::to_string(chains[r][i]);
+    EXPECT_NE(log.find(share + " in"), std::string::npos) << share << "\n" << log;
+  }
   EXPECT_EQ(records_of(d + "/tiny_curve.csv"), records_of(d + "/ref.csv"));
   EXPECT_FALSE(slurp(d + "/out/report.md").empty());
+#endif
+}
+
+TEST(CurveMpi, MpirunKilledWithSigkillResumesInOneProcess) {
+#ifndef KP_MPIEXEC
+  GTEST_SKIP() << "built without MPI (KP_WITH_MPI=OFF): install libopenmpi-dev openmpi-bin (tools/setup.sh)";
+#else
+  // Without pruning every trial runs to its target or budget: ~3 s of trials, time to be killed.
+  const std::string d = dir(), ref = d + "/np_ref.csv", cut = d + "/np_cut.csv";
+  ASSERT_EQ(run(curve_args(ref, 2) + " --no-prune > " + d + "/np_ref.log 2>&1"), 0) << slurp(d + "/np_ref.log");
+  const std::string command = mpirun(2) + curve_args(cut, 1) + " --no-prune > " + d + "/np_cut.log 2>&1";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", ("exec " + command).c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const auto journaled = [&] {  // trial lines in all journals of the run
+    size_t n = 0;
+    for (const std::string& f : rank_files(cut)) n += lines_of(f).size() - 1;
+    return n + (std::filesystem::exists(cut + ".journal") ? lines_of(cut + ".journal").size() - 1 : 0);
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  while (journaled() < 4 && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(120))
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the run ended before it could be killed";
+  // The ranks notice that mpirun is gone and exit (within ~0.5 s here); wait until they have.
+  // (`cs[v]`: the pattern must not match the command line of the shell that runs pgrep.)
+  const std::string ranks_alive = "pgrep -f '" + cut.substr(0, cut.size() - 1) + "[v]' > /dev/null";
+  while (run(ranks_alive) == 0 && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(130))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(std::filesystem::exists(cut)) << "no curve before the end";
+  const size_t before = journaled();
+  EXPECT_GE(before, 4u);
+  EXPECT_LT(before, 32u);
+  EXPECT_FALSE(rank_files(cut).empty()) << "rank 1 journals in its own file";
+  // One process resumes: it merges the rank files, runs only the missing trials, leaves one journal.
+  ASSERT_EQ(run(curve_args(cut, 2) + " --no-prune --resume > " + d + "/np_resume.log 2>&1"), 0)
+      << slurp(d + "/np_resume.log");
+  EXPECT_EQ(records_of(cut), records_of(ref));
+  EXPECT_TRUE(rank_files(cut).empty());
+  EXPECT_EQ(lines_of(cut + ".journal").size(), 33u);
+  EXPECT_EQ(slurp(cut).find("mpirun"), std::string::npos) << "the provenance is the one-process command";
 #endif
 }
 

@@ -36,7 +36,8 @@ std::string rank_journal(const std::string& out, int rank) {
   return rank == 0 ? out + ".journal" : out + ".journal.rank" + std::to_string(rank);
 }
 
-// Every OUT.journal.rank* file, sorted (whatever number of ranks left them).
+}  // namespace
+
 std::vector<std::string> rank_files(const std::string& out) {
   const fs::path j(out + ".journal");
   const fs::path dir = j.parent_path().empty() ? fs::path(".") : j.parent_path();
@@ -48,6 +49,8 @@ std::vector<std::string> rank_files(const std::string& out) {
   std::sort(files.begin(), files.end());
   return files;
 }
+
+namespace {
 
 std::string join(const std::vector<int64_t>& v) {
   std::string s;
@@ -178,7 +181,7 @@ CurveMeasurement measure_curve_on_ranks(Transport& t, const ResolvedNetwork& net
   for (int r = 0; r < size; ++r)
     split += std::string(r ? ";" : "") + " rank " + std::to_string(r) + " batches " +
              (chains[size_t(r)].empty() ? "none" : join(chains[size_t(r)]));
-  info.command += split + "]";
+  if (size > 1) info.command += split + "]";
 
   // The chains of this rank, journaled in its own file (resumed: the handed-out records).
   const auto run_mine = [&](const std::function<void(const TrialRecord&)>& on_trial) {

@@ -43,6 +43,10 @@ class CurveRanksRefused : public ConfigError {
 // The batch sizes of each of `ranks` ranks (some may be empty), each list in decreasing batch.
 std::vector<std::vector<int64_t>> assign_chains(const CurveSearchSpec& s, int ranks);
 
+// Every OUT.journal.rank* file, sorted (left by a killed run of any number of ranks).
+std::vector<std::string> rank_files(const std::string& out);
+
+// In one process (t.size() == 1) it is the plain measurement after the merge of rank files.
 // `resume`: continue the journals found (else they are a refusal); `restart_other_settings`: a
 // journal of other settings is dropped (a stale cache) instead of refused. Returns rank 0's
 // measurement, an empty one on the other ranks; on return, OUT is written.
