@@ -45,7 +45,8 @@ std::vector<std::string> rank_files(const std::string& out) {
   std::vector<std::string> files;
   std::error_code ec;
   for (const fs::directory_entry& e : fs::directory_iterator(dir, ec))
-    if (e.path().filename().string().rfind(prefix, 0) == 0) files.push_back((j.parent_path() / e.path().filename()).string());
+    if (e.path().filename().string().rfind(prefix, 0) == 0)
+      files.push_back((j.parent_path() / e.path().filename()).string());
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -206,8 +207,9 @@ CurveMeasurement measure_curve_on_ranks(Transport& t, const ResolvedNetwork& net
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<TrialRecord> all = run_mine(on_trial);
     char line[160];
+    const double own_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::snprintf(line, sizeof line, "  rank 0: %zu trials of batches %s in %.1f s\n", all.size(),
-                  join(mine.batches).c_str(), std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+                  join(mine.batches).c_str(), own_s);
     log << line;
     std::vector<TrialRecord> gathered;
     for (int running = size - 1; running > 0;) {

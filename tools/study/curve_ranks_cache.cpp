@@ -5,9 +5,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <ostream>
 
@@ -45,11 +43,17 @@ void measure_stale_curve_caches(Transport& t, const std::vector<std::string>& wo
     const CurveSearchSpec s = curve_search_spec(w, protocol, w.step_curve.seed, jobs);
     const std::string fp = curve_fingerprint(w, net, s, protocol.name);
     const std::string& path = w.step_curve.path;
-    int lock_fd = -1;
+    struct Lock {  // held by rank 0 from its decision to the written cache
+      int fd = -1;
+      ~Lock() {
+        if (fd >= 0) ::close(fd);
+      }
+    } lock;
+    const char* no_measure = std::getenv("KP_NO_CURVE_MEASURE");
     std::string verdict = "current";
-    if (t.rank() == 0 && !cache_current(path, fp) && !(std::getenv("KP_NO_CURVE_MEASURE") && *std::getenv("KP_NO_CURVE_MEASURE"))) {
-      lock_fd = ::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-      if (lock_fd >= 0 && ::flock(lock_fd, LOCK_EX) == 0 && !cache_current(path, fp)) verdict = "measure";
+    if (t.rank() == 0 && !cache_current(path, fp) && !(no_measure && *no_measure)) {
+      lock.fd = ::open((path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+      if (lock.fd >= 0 && ::flock(lock.fd, LOCK_EX) == 0 && !cache_current(path, fp)) verdict = "measure";
     }
     verdict = t.broadcast_text(verdict);
     if (verdict == "measure") {
@@ -70,7 +74,6 @@ void measure_stale_curve_caches(Transport& t, const std::vector<std::string>& wo
         measure_curve_on_ranks(t, net, data, s, info, path, true, true, log);
       }
     }
-    if (lock_fd >= 0) ::close(lock_fd);
   }
 }
 
