@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/config_error.h"
+#include "core/json_writer.h"
 #include "models/step_curve/curve_csv.h"
 #include "models/step_curve/pollux_trace.h"
 #include "models/step_curve/step_law_fit.h"
@@ -27,24 +28,6 @@ struct PolluxInfo {
   std::vector<double> batch, b_simple;
   double b_simple_median = 0.0;
 };
-
-std::string num(double v, const char* fmt = "%.6g") {
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
-
-std::string json_num(double v) { return std::isfinite(v) ? num(v, "%.10g") : "null"; }
-
-std::string json_str(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 std::string json_estimate(const Estimate& e) {
   return "{\"value\": " + json_num(e.value) + ", \"lo\": " + json_num(e.lo) + ", \"hi\": " +
@@ -115,28 +98,28 @@ void print_text(std::ostream& out, const std::string& source, const StepLawFit& 
 
 void print_json(std::ostream& out, const std::string& source, const StepLawFit& fit,
                 const FitOptions& options, const PolluxInfo* pollux) {
-  out << "{\n  \"source\": " << json_str(source) << ",\n";
+  out << "{\n  \"source\": " << json_escape(source) << ",\n";
   out << "  \"fit_space\": \"log\",\n";
   out << "  \"n_inf\": " << json_estimate(fit.n_inf) << ",\n";
   out << "  \"alpha\": " << json_estimate(fit.alpha) << ",\n";
   out << "  \"b_crit\": " << json_estimate(fit.b_crit) << ",\n";
   out << "  \"max_useful_batch\": " << json_estimate(fit.max_useful_batch) << ",\n";
   out << "  \"r2_log\": " << json_num(fit.r2_log) << ",\n  \"rmse_log\": " << json_num(fit.rmse_log) << ",\n";
-  out << "  \"bootstrap\": {\"method\": " << json_str(fit.bootstrap_method) << ", \"resamples\": "
+  out << "  \"bootstrap\": {\"method\": " << json_escape(fit.bootstrap_method) << ", \"resamples\": "
       << fit.resamples << ", \"seed\": " << options.seed << ", \"confidence\": "
       << json_num(options.confidence) << "},\n";
   out << "  \"regimes\": {\"perfect_scaling_max_batch\": " << json_num(fit.perfect_scaling_max_batch())
       << ", \"plateau_min_batch\": " << json_num(fit.plateau_min_batch()) << ", \"points\": {";
   const std::vector<int> counts = regime_counts(fit);
   for (int r = 0; r < 3; ++r)
-    out << (r ? ", " : "") << json_str(to_string(kRegimes[r])) << ": " << counts[r];
+    out << (r ? ", " : "") << json_escape(to_string(kRegimes[r])) << ": " << counts[r];
   out << "}},\n";
   out << "  \"points\": [";
   for (std::size_t i = 0; i < fit.points.size(); ++i) {
     const CurvePoint& p = fit.points[i];
     out << (i ? ", " : "") << "{\"batch\": " << json_num(p.batch) << ", \"steps\": " << json_num(p.steps)
         << ", \"fitted\": " << json_num(fit.law.steps(p.batch)) << ", \"regime\": "
-        << json_str(to_string(regime_of(fit.law, p.batch))) << "}";
+        << json_escape(to_string(regime_of(fit.law, p.batch))) << "}";
   }
   out << "],\n  \"dropped_batches\": [";
   for (std::size_t i = 0; i < fit.dropped_batches.size(); ++i)

@@ -6,29 +6,12 @@
 #include <ostream>
 
 #include "core/config_error.h"
+#include "core/json_writer.h"
 #include "models/step_curve/csv_table.h"
 #include "models/step_curve/curve_csv.h"
 
 namespace kp {
 namespace {
-
-std::string num(double v, const char* fmt = "%.6g") {
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
-
-std::string json_num(double v) { return std::isfinite(v) ? num(v, "%.10g") : "null"; }
-
-std::string json_str(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 std::string json_exponent(const ScalingExponent& e) {
   return "{\"value\": " + json_num(e.value) + ", \"lo\": " + json_num(e.lo) + ", \"hi\": " +
@@ -38,13 +21,22 @@ std::string json_exponent(const ScalingExponent& e) {
 
 }  // namespace
 
+std::string num(double v, const char* fmt) {
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+std::string json_num(double v) { return std::isfinite(v) ? num(v, "%.10g") : "null"; }
+
 void print_extras_json(std::ostream& out, const CurveExtras& x) {
-  if (!x.protocol.empty()) out << ",\n  \"protocol\": " << json_str(x.protocol);
+  if (!x.protocol.empty()) out << ",\n  \"protocol\": " << json_escape(x.protocol);
   if (!x.b_simple.empty()) {
     char* end = nullptr;
     const double v = std::strtod(x.b_simple.c_str(), &end);
     out << ",\n  \"b_simple\": " << (end != x.b_simple.c_str() ? json_num(v) : "null");
-    out << ",\n  \"b_simple_method\": " << json_str(x.b_simple_method);
+    out << ",\n  \"b_simple_method\": " << json_escape(x.b_simple_method);
   }
   if (!x.has_scaling) return;
   out << ",\n  \"lr_scaling\": {\"best\": [";

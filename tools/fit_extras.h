@@ -21,6 +21,11 @@ struct CurveExtras {
 // Reads the extras of a curve CSV; a scaling fit that cannot be made leaves a note instead.
 CurveExtras read_curve_extras(const std::string& path);
 
+// Numbers as the fit verb prints them: text with `fmt` (inf as inf), JSON with 10 significant
+// digits and non-finite values as null (JSON has no infinity).
+std::string num(double v, const char* fmt = "%.6g");
+std::string json_num(double v);
+
 void print_extras_text(std::ostream& out, const StepLawFit& fit, const CurveExtras& extras);
 // JSON members (each preceded by ",\n  "), to be placed before the closing brace.
 void print_extras_json(std::ostream& out, const CurveExtras& extras);
