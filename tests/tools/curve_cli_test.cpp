@@ -16,28 +16,14 @@
 #include <thread>
 #include <vector>
 
+#include "tests/tools/tiny_curve_workload.h"
+
 namespace {
 
-// Three pixels, ten overlapping classes: the best error is ~0.22, so a target of 0.235 takes a
-// few hundred steps, some trials never reach it and some are pruned; a wide hidden layer makes
-// the whole run last ~1 s, long enough to be killed in the middle.
-const char* kWorkload = R"(name: tiny-curve-cli
-input: {channels: 1, height: 3, width: 1}
-classes: 10
-network:
-  - {kind: flatten}
-  - {kind: dense, units: 512}
-  - {kind: relu}
-  - {kind: dense, units: 10}
-  - {kind: softmax_cross_entropy}
-dataset: {kind: synthetic}
-optimizer: {kind: nesterov, learning_rate: 0.05, momentum: 0.9, lr_min: 0.001, lr_max: 3}
-target: {validation_error: 0.235, eval_every: 10, max_steps: 1500}
-step_curve: {source: law, n_inf: 100, alpha: 1000}
-)";
+const std::string kWorkload = kp::tiny_curve_workload("tiny-curve-cli");
 
 std::string dir() {
-  const auto d = std::filesystem::path(::testing::TempDir()) / "kp_curve_cli";
+  const auto d = std::filesystem::path(::testing::TempDir()) / ("kp_curve_cli_" + std::to_string(::getpid()));
   std::filesystem::create_directories(d);
   return d.string();
 }

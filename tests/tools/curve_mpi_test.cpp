@@ -19,26 +19,13 @@
 #include <vector>
 
 #include "core/config_doc.h"
+#include "tests/tools/tiny_curve_workload.h"
 #include "tools/study/curve_ranks.h"
 
 namespace kp {
 namespace {
 
-// curve_cli_test's tiny problem: 3 pixels, 10 overlapping classes, ~1 s for 4 x 8 trials.
-const char* kWorkload = R"(name: tiny-curve-mpi
-input: {channels: 1, height: 3, width: 1}
-classes: 10
-network:
-  - {kind: flatten}
-  - {kind: dense, units: 512}
-  - {kind: relu}
-  - {kind: dense, units: 10}
-  - {kind: softmax_cross_entropy}
-dataset: {kind: synthetic}
-optimizer: {kind: nesterov, learning_rate: 0.05, momentum: 0.9, lr_min: 0.001, lr_max: 3}
-target: {validation_error: 0.235, eval_every: 10, max_steps: 1500}
-step_curve: {source: law, n_inf: 100, alpha: 1000}
-)";
+const std::string kWorkload = kp::tiny_curve_workload("tiny-curve-mpi");
 
 std::string dir() {
   const auto d = std::filesystem::path(::testing::TempDir()) / ("kp_curve_mpi_" + std::to_string(::getpid()));
