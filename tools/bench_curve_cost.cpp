@@ -13,19 +13,17 @@
 #include <string>
 #include <vector>
 
+#include "core/cpu_clock.h"
 #include "models/step_curve/measure/eval_rule.h"
 #include "models/trainer/trainer.h"
 #include "models/trainer/zoo.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using kp::thread_cpu_s;
+using kp::load_average_1min;
 
-double thread_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
+using Clock = std::chrono::steady_clock;
 
 struct Timing {
   double wall_s = 0, cpu_s = 0;
@@ -46,11 +44,6 @@ Timing time_of(F&& f, double min_s) {
   return {elapsed / double(n), (thread_cpu_s() - c0) / double(n)};
 }
 
-double load_average() {
-  double l[1] = {0};
-  return getloadavg(l, 1) == 1 ? l[0] : -1;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -68,7 +61,7 @@ int main(int argc, char** argv) {
   // depend on the pixel values.
   const kp::Dataset data = kp::make_synthetic_dataset(kp::Shape{1, 28, 28}, 10, 50000, 10000, 1);
   const kp::ResolvedNetwork mlp = kp::resolve_network(kp::mlp_784_256_256_10());
-  std::printf("MLP 784-256-256-10, one thread; load average %.2f at start\n", load_average());
+  std::printf("MLP 784-256-256-10, one thread; load average %.2f at start\n", load_average_1min());
   std::printf("eval = one pass over %lld validation images; overhead = eval time / training time\n",
               static_cast<long long>(data.validation.n));
   std::printf("%6s %12s %12s %12s %12s %10s %10s %10s\n", "batch", "update_ms", "(cpu)",
@@ -89,6 +82,6 @@ int main(int argc, char** argv) {
                 100 * ev.cpu_s / (double(k) * up.cpu_s));
     std::fflush(stdout);
   }
-  std::printf("load average %.2f at end\n", load_average());
+  std::printf("load average %.2f at end\n", load_average_1min());
   return 0;
 }

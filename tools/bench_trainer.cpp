@@ -17,29 +17,21 @@
 #include <thread>
 #include <vector>
 
+#include "core/cpu_clock.h"
 #include "models/trainer/trainer.h"
 #include "models/trainer/zoo.h"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using kp::thread_cpu_s;
+using kp::process_cpu_s;
 
-double thread_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
+using Clock = std::chrono::steady_clock;
 
 struct Timing {
   double wall_s = 0, cpu_s = 0;  // per update; cpu = this thread's CPU time (robust to sharing)
   double process_cpu_s = 0;      // per update, all threads of the process
 };
-
-double process_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
 
 void print_load(const char* when) {
   double l[3] = {0, 0, 0};

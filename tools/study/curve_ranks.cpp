@@ -13,6 +13,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "core/cpu_clock.h"
 #include "models/step_curve/measure/curve_journal.h"
 
 namespace kp {
@@ -20,12 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Key = std::pair<int64_t, int>;  // (batch, trial)
-
-double process_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
 
 void sleep_ms(long ms) {
   const timespec t{0, ms * 1000000};

@@ -21,21 +21,11 @@
 
 #include "core/atomic_file.h"
 #include "core/config_error.h"
+#include "core/cpu_clock.h"
 #include "models/step_curve/measure/curve_journal.h"
 
 namespace kp {
 namespace {
-
-double process_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
-
-double load_average() {
-  double l[1] = {0};
-  return getloadavg(l, 1) == 1 ? l[0] : -1;
-}
 
 std::string utc_now() {
   const std::time_t t = std::time(nullptr);
@@ -138,7 +128,7 @@ CurveMeasurement measure_and_write_curve(const ResolvedNetwork& net, const Datas
                                          const std::string& out, bool resume, std::ostream& log,
                                          const CurveSearchFn& search) {
   CurveMeasurement m;
-  m.load_start = load_average();
+  m.load_start = load_average_1min();
   const double cpu0 = process_cpu_s();
   const auto t0 = std::chrono::steady_clock::now();
   log << "curve " << info.workload_name << " (protocol " << info.protocol << "): "
@@ -164,7 +154,7 @@ CurveMeasurement measure_and_write_curve(const ResolvedNetwork& net, const Datas
   }
   m.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   m.cpu_s = process_cpu_s() - cpu0 + other_cpu_s;
-  m.load_end = load_average();
+  m.load_end = load_average_1min();
 
   double trial_s = 0;
   for (const TrialRecord& r : m.records) trial_s += r.wall_s;
