@@ -126,16 +126,18 @@ int main(int argc, char** argv) {
   const char* csv = nullptr;
   double min_s = 1.0;
   int threads = 1, trial_threads = 1;
+  const char* only = nullptr;  // e.g. "mlp1024": one case, for a profiler
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) csv = argv[++i];
     else if (!std::strcmp(argv[i], "--seconds") && i + 1 < argc) min_s = std::stod(argv[++i]);
     else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::stoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--trial-threads") && i + 1 < argc)
       trial_threads = std::stoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else {
       std::fprintf(stderr,
                    "usage: bench_trainer [--seconds S] [--threads T] [--trial-threads N] "
-                   "[--csv FILE]\n");
+                   "[--csv FILE] [--only CASE]\n");
       return 2;
     }
   }
@@ -156,6 +158,13 @@ int main(int argc, char** argv) {
   const Case cases[] = {{"mlp", &mlp, 1, 3.7e3},    {"mlp", &mlp, 16, 35e3},
                         {"mlp", &mlp, 128, 110e3},  {"mlp", &mlp, 1024, 176e3},
                         {"cnn", &cnn, 128, 2.5e3}};
+  auto label = [](const Case& c) { return std::string(c.name) + std::to_string(c.batch); };
+  if (only && std::none_of(std::begin(cases), std::end(cases),
+                           [&](const Case& c) { return label(c) == only; })) {
+    std::fprintf(stderr, "bench_trainer: --only %s: expected mlp1, mlp16, mlp128, mlp1024 or "
+                 "cnn128\n", only);
+    return 2;
+  }
   std::printf("%d concurrent trial(s) of %d thread(s) each\n", threads, trial_threads);
   if (trial_threads == 1)
     std::printf("(cpu: per-thread CPU time, i.e. excluding time the shared machine ran others)\n");
@@ -178,6 +187,7 @@ int main(int argc, char** argv) {
   std::printf("%-4s %6s %12s %12s %10s %8s %8s %10s %10s %6s %6s\n", "net", "batch", "samples/s",
               "(cpu)", "pytorch", "ratio", "(cpu)", "wall ms", "cpu ms", "cores", "%peak");
   for (const Case& c : cases) {
+    if (only && label(c) != only) continue;
     const Rate r = samples_per_s(*c.net, data, c.batch, min_s, threads, trial_threads);
     const double cpu = trial_threads == 1 ? r.cpu : 0.0;
     const double flop = c.net == &mlp ? kMlpFlop : kCnnFlop;
