@@ -3,6 +3,8 @@
 #include "models/trainer/worker_pool.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #ifdef __AVX512F__
@@ -40,7 +42,9 @@ void GemmWorkspace::set_pool(WorkerPool* pool) {
 
 void GemmWorkspace::reserve(int64_t m, int64_t n, int64_t k) {
   if (m < 1 || n < 1 || k < 1) return;
-  const int64_t kc = depth_block(k);
+  // Not depth_block(k): a smaller depth can have a larger block (10192 -> 32 x 319, but 8624 ->
+  // 27 x 320, the last chunk of a convolution's samples), and every block is <= min(k, kKc).
+  const int64_t kc = std::min(k, kKc);
   const auto a = static_cast<size_t>(round_up(std::min(m, kMc), kMr) * kc);
   const auto b = static_cast<size_t>(round_up(std::min(n, kNc), kNrMax) * kc);
   for (Buffers& p : m_parts) {  // a part never needs more than the whole product
@@ -187,6 +191,12 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
   const int64_t kb = depth_block(k);
   float* const wa = ws.a(part);
   float* const wb = ws.b(part);
+  if (ws.a_floats(part) < round_up(std::min(m, kMc), kMr) * kb ||
+      ws.b_floats(part) < round_up(std::min(n, kNc), kNr) * kb) {
+    std::fprintf(stderr, "sgemm: workspace not reserved for %lld x %lld x %lld (internal bug)\n",
+                 static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k));
+    std::abort();
+  }
   // A column-major A is read in place when few columns of C share it: packing it would cost as
   // much as the product (the dense forward at batch 16 re-packed all weights every step).
   const bool direct_a = ta == Trans::No && n <= kDirectAMaxN;

@@ -28,16 +28,20 @@ class GemmWorkspace {
  public:
   // Before reserve(); the pool must outlive the workspace.
   void set_pool(WorkerPool* pool);
-  // Grows the packing buffers for an (m x k) times (k x n) product; call at construction.
+  // Grows the packing buffers for every product of at most (m x k) times (k x n); call at
+  // construction. sgemm() aborts on a product the buffers are too small for (an internal bug).
   void reserve(int64_t m, int64_t n, int64_t k);
   float* a(int part = 0) { return m_parts[static_cast<size_t>(part)].a.data(); }
   float* b(int part = 0) { return m_parts[static_cast<size_t>(part)].b.data(); }
+  int64_t a_floats(int part = 0) const { return floats(m_parts[static_cast<size_t>(part)].a); }
+  int64_t b_floats(int part = 0) const { return floats(m_parts[static_cast<size_t>(part)].b); }
   WorkerPool* pool() const { return m_pool; }
 
  private:
   struct Buffers {
     AlignedVector<float> a, b;
   };
+  static int64_t floats(const AlignedVector<float>& v) { return static_cast<int64_t>(v.size()); }
   WorkerPool* m_pool = nullptr;
   std::vector<Buffers> m_parts = std::vector<Buffers>(1);
 };

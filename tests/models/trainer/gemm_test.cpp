@@ -20,7 +20,8 @@ struct Case {
   bool accumulate;
 };
 
-void check(const Case& c) {
+// `reserved`: the (m, n, k) the workspace is reserved for, if larger than the product's.
+void check(const Case& c, const Case* reserved = nullptr) {
   const int64_t pad = 3;  // leading dimensions exceed the stored rows
   const int64_t a_rows = c.ta == Trans::No ? c.m : c.k, a_cols = c.ta == Trans::No ? c.k : c.m;
   const int64_t b_rows = c.tb == Trans::No ? c.k : c.n, b_cols = c.tb == Trans::No ? c.n : c.k;
@@ -39,7 +40,10 @@ void check(const Case& c) {
     return double(c.tb == Trans::No ? b[size_t(p + j * ldb)] : b[size_t(j + p * ldb)]);
   };
   GemmWorkspace ws;
-  ws.reserve(c.m, c.n, c.k);
+  if (reserved)
+    ws.reserve(reserved->m, reserved->n, reserved->k);
+  else
+    ws.reserve(c.m, c.n, c.k);
   sgemm(c.ta, c.tb, c.m, c.n, c.k, a.data(), lda, b.data(), ldb, cm.data(), ldc, c.accumulate, ws);
   for (int64_t j = 0; j < c.n; ++j) {
     for (int64_t i = 0; i < c.m; ++i) {
@@ -151,6 +155,16 @@ TEST(Sgemm, ThreadPoolSplitIsBitIdentical) {
           ASSERT_EQ(sink.values[i], plain[i]);
         }
       }
+}
+
+// A workspace reserved for a depth serves every smaller one, although a smaller depth can be
+// split into larger blocks: 10192 = 32 x 319 (rounded), 8624 = 27 x 320 (the last, shorter
+// chunk of samples of a convolution's weight gradient). sgemm aborts if a buffer is short.
+TEST(Sgemm, ReservedWorkspaceServesSmallerDepths) {
+  if (!sgemm_available()) GTEST_SKIP() << "built without AVX-512";
+  const Case big{Trans::No, Trans::Yes, 32, 25, 10192, false};
+  for (int64_t k : {8624, 8000, 331, 321, 1})
+    check({Trans::No, Trans::Yes, 32, 25, k, true}, &big);
 }
 
 TEST(Sgemm, ZeroDepthClearsOrKeepsC) {
