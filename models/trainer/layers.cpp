@@ -4,6 +4,8 @@
 #include "models/trainer/aligned_vector.h"
 #include "models/trainer/layers.h"
 
+#include "models/trainer/batch_norm.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -329,6 +331,7 @@ std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& l, int64_t max_batch,
     case LayerKind::MaxPool: return std::make_unique<MaxPool<T>>(l, max_batch);
     case LayerKind::Relu: return std::make_unique<Relu<T>>(l);
     case LayerKind::Flatten: return std::make_unique<Flatten<T>>(l);
+    case LayerKind::BatchNorm: return make_batch_norm<T>(l, max_batch);
     default:
       throw std::invalid_argument("layer \"" + l.spec.name + "\": the trainer has no " +
                                   layer_kind_name(l.spec.kind) + " layer");

@@ -35,9 +35,12 @@ class Layer {
   // defers_weight_grad<T>(batch).
   virtual bool weight_matrix(int64_t* /*rows*/, int64_t* /*cols*/) const { return false; }
   void set_defer_weight_grad(bool on) { m_defer_weight_grad = on; }
+  // Training (batch statistics) or evaluation (running statistics) for layers that differ.
+  void set_training(bool on) { m_training = on; }
 
  protected:
   bool m_defer_weight_grad = false;
+  bool m_training = true;
   int64_t m_params = 0;
   T* m_w = nullptr;
   T* m_dw = nullptr;

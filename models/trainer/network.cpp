@@ -51,9 +51,10 @@ struct Network<T>::Impl {
     }
     return total;
   }
-  void forward(int64_t batch) {
+  void forward(int64_t batch, bool training) {
     if (batch < 1 || batch > max_batch)
       throw std::invalid_argument("batch " + std::to_string(batch) + " outside [1, max_batch]");
+    for (auto& l : layers) l->set_training(training);
     for (size_t i = 0; i < layers.size(); ++i)
       layers[i]->forward(acts[i].data(), acts[i + 1].data(), batch);
   }
@@ -151,7 +152,7 @@ const std::vector<WeightGradBlock<T>>& Network<T>::deferred_weight_grads() const
 
 template <class T>
 double Network<T>::forward_backward(const int32_t* labels, int64_t batch) {
-  m->forward(batch);
+  m->forward(batch, true);
   m->deferred.clear();  // capacity kept: no allocation
   if (m->defer && trainer_detail::defers_weight_grad<T>(batch))
     for (WeightGradBlock<T> b : m->blocks) {
@@ -169,7 +170,7 @@ double Network<T>::forward_backward(const int32_t* labels, int64_t batch) {
 
 template <class T>
 double Network<T>::evaluate(const int32_t* labels, int64_t batch, int64_t* errors) {
-  m->forward(batch);
+  m->forward(batch, false);
   return m->loss(labels, batch, nullptr, errors);
 }
 

@@ -57,10 +57,12 @@ class Network {
 
   // The batch is read from here: input_elements() x batch, column-major (one sample per column).
   T* input();
-  // Forward, loss and backward for `batch` samples of input(); returns the mean cross-entropy and
-  // fills grads() (and input_grad() if enabled). Labels are in [0, classes()).
+  // Forward (training mode: batch norm normalises with the batch's statistics and updates its
+  // running ones), loss and backward for `batch` samples of input(); returns the mean
+  // cross-entropy and fills grads() (and input_grad() if enabled). Labels are in [0, classes()).
   double forward_backward(const int32_t* labels, int64_t batch);
-  // Forward only; returns the summed cross-entropy and adds misclassified samples to *errors.
+  // Forward only, in evaluation mode (batch norm uses its running statistics); returns the
+  // summed cross-entropy and adds misclassified samples to *errors.
   double evaluate(const int32_t* labels, int64_t batch, int64_t* errors);
   void set_compute_input_grad(bool on);
   const T* input_grad() const;

@@ -116,6 +116,20 @@ TEST(GradientCheck, MaxPoolOverlappingValid) {
                                    make(LayerKind::Flatten), make(LayerKind::Dense, 3)}), 2);
 }
 
+// Batch norm in training mode: the batch's statistics depend on every input, so the input
+// gradient checks the full derivative through the mean and the variance, and gamma and beta
+// (started at 1 and 0, perturbed by the check's noise) through the parameter gradient.
+TEST(GradientCheck, BatchNormAfterDense) {
+  check_gradients(spec({5, 1, 1}, {make(LayerKind::Dense, 4), make(LayerKind::BatchNorm),
+                                   make(LayerKind::Relu), make(LayerKind::Dense, 3)}), 4);
+}
+
+TEST(GradientCheck, BatchNormAfterConvOverBatchAndPixels) {
+  check_gradients(spec({2, 4, 4}, {make(LayerKind::Conv2d, 3, 3, 1, Padding::Same),
+                                   make(LayerKind::BatchNorm), make(LayerKind::Flatten),
+                                   make(LayerKind::Dense, 3)}), 3);
+}
+
 TEST(GradientCheck, SmallCnnWholeNetwork) {
   check_gradients(spec({1, 8, 8}, {make(LayerKind::Conv2d, 4, 3, 1, Padding::Same),
                                    make(LayerKind::Relu), make(LayerKind::MaxPool, 0, 2, 2),
