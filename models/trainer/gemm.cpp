@@ -288,9 +288,11 @@ void run_part(void* ctx, int part) {
 }
 
 // Below this many FLOPs a split costs more than it saves: a fork-join is ~0.5 us while the
-// helper polls, 20-30 us once it blocked, and on this shared machine the helper often waits for
-// a core. MLP b=16 (6.4 MFLOP products) on 2 threads: 40k -> 29k samples/s when split at 4e6.
-constexpr double kParallelMinFlops = 8e6;
+// helper polls (worker_pool.cpp), 20-30 us once it blocked. With helpers blocking after 64 polls
+// a 4e6 threshold cost MLP b=16 on 2 threads 40k -> 29k samples/s; since they poll ~0.5 ms,
+// splitting the b=16 products (6.4 MFLOP) pays: 8e6 / 4e6 / 1e6 gave 37k / 42k / 44k samples/s
+// at b=16 and the same at b=128, b=1024 and the CNN (means of three alternating runs).
+constexpr double kParallelMinFlops = 1e6;
 
 }  // namespace
 
