@@ -114,7 +114,7 @@ class Dense final : public Layer<T> {
 // im2col + GEMM, in chunks of samples so the column buffer stays cache-sized for any batch: at
 // most 2^18 floats (1 MiB, or one sample if larger), half of the Xeon's 2 MiB L2, which leaves
 // room for the GEMM's packed panels. With 4 MiB chunks the buffer went to L3 and back: Simple
-// CNN b=128 775 -> 839 samples/s (bench_trainer, ten alternating 1 s runs each). The chunk sets
+// CNN b=128 775 -> 839 samples/s (bench_trainer, ten alternating runs each). The chunk sets
 // the weight gradient's summation order (its depth), so changing it changes the trajectories.
 template <class T>
 class Conv2d final : public Layer<T> {
