@@ -10,6 +10,7 @@
 
 #include "models/trainer/network.h"
 #include "models/trainer/trainer.h"
+#include "tests/models/trainer/synthetic_task.h"
 
 namespace kp {
 namespace {
@@ -95,17 +96,9 @@ TEST(BatchNorm, ConvNetWithBatchNormLearnsDeterministically) {
               layer(LayerKind::BatchNorm), layer(LayerKind::Relu), layer(LayerKind::Dense, 4),
               layer(LayerKind::SoftmaxCrossEntropy)};
   const ResolvedNetwork net = resolve_network(s);
-  const Dataset data = make_synthetic_dataset({1, 8, 8}, 4, 512, 256, 11);
-  TrialConfig c;
-  c.batch = 16;
-  c.optimizer.kind = OptimizerKind::Nesterov;
-  c.optimizer.learning_rate = 0.02;
-  c.optimizer.momentum = 0.9;
-  c.max_steps = 200;
-  c.eval_every = 50;
-  c.target_error = 0.02;
-  c.seed = 3;
-  const TrialResult a = train_trial(net, data, c), b = train_trial(net, data, c);
+  const TrialConfig c = test::synthetic_config(3);
+  const TrialResult a = train_trial(net, test::synthetic_data(), c);
+  const TrialResult b = train_trial(net, test::synthetic_data(), c);
   ASSERT_TRUE(a.steps_to_target.has_value());
   EXPECT_LE(a.curve.back().validation_error, 0.02);
   ASSERT_EQ(a.curve.size(), b.curve.size());

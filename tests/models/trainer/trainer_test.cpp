@@ -10,6 +10,7 @@
 #include "models/trainer/gemm.h"
 #include "models/trainer/trainer.h"
 #include "models/trainer/zoo.h"
+#include "tests/models/trainer/synthetic_task.h"
 
 namespace kp {
 namespace {
@@ -34,23 +35,8 @@ ResolvedNetwork small_cnn() {
   return resolve_network(s);
 }
 
-const Dataset& data() {
-  static const Dataset d = make_synthetic_dataset({1, 8, 8}, 4, 512, 256, 11);
-  return d;
-}
-
-TrialConfig config(uint64_t seed) {
-  TrialConfig c;
-  c.batch = 16;
-  c.optimizer.kind = OptimizerKind::Nesterov;
-  c.optimizer.learning_rate = 0.02;
-  c.optimizer.momentum = 0.9;
-  c.max_steps = 200;
-  c.eval_every = 50;
-  c.target_error = 0.02;
-  c.seed = seed;
-  return c;
-}
+const Dataset& data() { return test::synthetic_data(); }
+TrialConfig config(uint64_t seed) { return test::synthetic_config(seed); }
 
 class LossRecorder : public StepObserver {
  public:
