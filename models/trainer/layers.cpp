@@ -5,6 +5,8 @@
 #include "models/trainer/layers.h"
 
 #include "models/trainer/batch_norm.h"
+#include "models/trainer/simple_layers.h"
+#include "models/trainer/worker_pool.h"
 
 #include <algorithm>
 #include <cmath>
@@ -49,12 +51,6 @@ void gemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const T* a, int64
   else if (ta == Trans::No) assign(A * B.transpose());
   else if (tb == Trans::No) assign(A.transpose() * B);
   else assign(A.transpose() * B.transpose());
-}
-
-// TensorFlow's "same": the total padding is split with the extra row/column at the end.
-int64_t pad_before(int64_t in, int64_t out, int64_t kernel, int64_t stride, Padding p) {
-  if (p == Padding::Valid) return 0;
-  return std::max<int64_t>((out - 1) * stride + kernel - in, 0) / 2;
 }
 
 template <class T>
@@ -170,42 +166,54 @@ class Conv2d final : public Layer<T> {
   }
 
  private:
-  // Calls f(col, off, len) for each run of one patch row (fixed n, oh, ow, kh) whose kernel
-  // columns fall inside the image: in HWC those len = (kw_hi - kw_lo) * C floats are contiguous
-  // in both x (from off) and the column buffer; z(col, len) for the runs in the padding. The
-  // order (n, oh, ow, kh, kw, c) is the element-wise order, so col2im adds into each dx element
-  // in the same sequence as one element at a time would.
+  // For the pixels [q_lo, q_hi) of the chunk that starts at sample n0 (pixel q at column q of
+  // the buffer), calls f(col, off, len) for each run of one patch row (fixed n, oh, ow, kh)
+  // whose kernel columns fall inside the image: in HWC those len = (kw_hi - kw_lo) * C floats
+  // are contiguous in both x (from off) and the column buffer; z(col, len) for the runs in the
+  // padding. The order (n, oh, ow, kh, kw, c) is the element-wise order, so col2im adds into
+  // each dx element in the same sequence as one element at a time would.
   template <class F, class Z>
-  void for_each_patch_row(int64_t n0, int64_t nb, F&& f, Z&& z) {
-    T* col = m_col.data();
-    const int64_t kc = m_k * m_c;
-    for (int64_t n = n0; n < n0 + nb; ++n)
-      for (int64_t oh = 0; oh < m_ho; ++oh)
-        for (int64_t ow = 0; ow < m_wo; ++ow, col += m_kk) {
-          const int64_t iw0 = ow * m_s - m_pl;
-          const int64_t lo = std::clamp<int64_t>(-iw0, 0, m_k);
-          const int64_t hi = std::clamp<int64_t>(m_w_in - iw0, lo, m_k);
-          for (int64_t kh = 0; kh < m_k; ++kh) {
-            T* c = col + kh * kc;
-            const int64_t ih = oh * m_s - m_pt + kh;
-            if (ih < 0 || ih >= m_h || hi == lo) {
-              z(c, kc);
-              continue;
-            }
-            z(c, lo * m_c);
-            f(c + lo * m_c, ((n * m_h + ih) * m_w_in + iw0 + lo) * m_c, (hi - lo) * m_c);
-            z(c + hi * m_c, (m_k - hi) * m_c);
-          }
+  void for_each_patch_row(int64_t n0, int64_t q_lo, int64_t q_hi, F&& f, Z&& z) {
+    const int64_t kc = m_k * m_c, pixels = m_ho * m_wo;
+    T* col = m_col.data() + q_lo * m_kk;
+    int64_t n = n0 + q_lo / pixels, oh = q_lo % pixels / m_wo, ow = q_lo % m_wo;
+    for (int64_t q = q_lo; q < q_hi; ++q, col += m_kk) {  // pixel q of the chunk: (n, oh, ow)
+      if (q > q_lo && ++ow == m_wo) {
+        ow = 0;
+        if (++oh == m_ho) {
+          oh = 0;
+          ++n;
         }
+      }
+      const int64_t iw0 = ow * m_s - m_pl;
+      const int64_t lo = std::clamp<int64_t>(-iw0, 0, m_k);
+      const int64_t hi = std::clamp<int64_t>(m_w_in - iw0, lo, m_k);
+      for (int64_t kh = 0; kh < m_k; ++kh) {
+        T* c = col + kh * kc;
+        const int64_t ih = oh * m_s - m_pt + kh;
+        if (ih < 0 || ih >= m_h || hi == lo) {
+          z(c, kc);
+          continue;
+        }
+        z(c, lo * m_c);
+        f(c + lo * m_c, ((n * m_h + ih) * m_w_in + iw0 + lo) * m_c, (hi - lo) * m_c);
+        z(c + hi * m_c, (m_k - hi) * m_c);
+      }
+    }
   }
+  // Pixels split across a trial's threads: each writes its own columns.
   void im2col(const T* x, int64_t n0, int64_t nb) {
-    for_each_patch_row(
-        n0, nb, [x](T* col, int64_t off, int64_t len) { std::copy(x + off, x + off + len, col); },
-        [](T* col, int64_t len) { std::fill(col, col + len, T(0)); });
+    parallel_for(m_ws->pool(), nb * m_ho * m_wo, 64, [&](int64_t lo, int64_t hi) {
+      for_each_patch_row(
+          n0, lo, hi,
+          [x](T* col, int64_t off, int64_t len) { std::copy(x + off, x + off + len, col); },
+          [](T* col, int64_t len) { std::fill(col, col + len, T(0)); });
+    });
   }
+  // One thread: neighbouring patches add into the same inputs.
   void col2im(T* dx, int64_t n0, int64_t nb) {
     for_each_patch_row(
-        n0, nb,
+        n0, 0, nb * m_ho * m_wo,
         [dx](T* col, int64_t off, int64_t len) {
           T* d = dx + off;
           for (int64_t i = 0; i < len; ++i) d[i] += col[i];
@@ -217,85 +225,6 @@ class Conv2d final : public Layer<T> {
   bool m_bias;
   GemmWorkspace* m_ws;
   AlignedVector<T> m_col;
-};
-
-template <class T>
-class MaxPool final : public Layer<T> {
- public:
-  MaxPool(const ResolvedLayer& l, int64_t max_batch)
-      : m_c(l.in.c), m_h(l.in.h), m_w_in(l.in.w), m_ho(l.out.h), m_wo(l.out.w),
-        m_k(l.spec.kernel), m_s(l.spec.stride) {
-    m_pt = pad_before(m_h, m_ho, m_k, m_s, l.spec.padding);
-    m_pl = pad_before(m_w_in, m_wo, m_k, m_s, l.spec.padding);
-    m_arg.resize(static_cast<size_t>(l.out.elements() * max_batch));
-  }
-  void forward(const T* x, T* y, int64_t batch) override {
-    const int64_t in_n = m_c * m_h * m_w_in;
-    int32_t* arg = m_arg.data();
-    for (int64_t n = 0; n < batch; ++n) {
-      const T* xn = x + n * in_n;
-      for (int64_t oh = 0; oh < m_ho; ++oh)
-        for (int64_t ow = 0; ow < m_wo; ++ow, y += m_c, arg += m_c) {
-          std::fill(y, y + m_c, -std::numeric_limits<T>::infinity());
-          for (int64_t kh = 0; kh < m_k; ++kh) {
-            const int64_t ih = oh * m_s - m_pt + kh;
-            if (ih < 0 || ih >= m_h) continue;
-            for (int64_t kw = 0; kw < m_k; ++kw) {
-              const int64_t iw = ow * m_s - m_pl + kw;
-              if (iw < 0 || iw >= m_w_in) continue;
-              const int64_t off = (ih * m_w_in + iw) * m_c;
-              for (int64_t c = 0; c < m_c; ++c)
-                if (xn[off + c] > y[c]) {
-                  y[c] = xn[off + c];
-                  arg[c] = static_cast<int32_t>(off + c);
-                }
-            }
-          }
-        }
-    }
-  }
-  void backward(const T*, const T*, const T* dy, T* dx, int64_t batch) override {
-    if (!dx) return;
-    const int64_t in_n = m_c * m_h * m_w_in, out_n = m_c * m_ho * m_wo;
-    std::fill(dx, dx + batch * in_n, T(0));
-    for (int64_t n = 0; n < batch; ++n)
-      for (int64_t i = 0; i < out_n; ++i)
-        dx[n * in_n + m_arg[static_cast<size_t>(n * out_n + i)]] += dy[n * out_n + i];
-  }
-
- private:
-  int64_t m_c, m_h, m_w_in, m_ho, m_wo, m_k, m_s, m_pt = 0, m_pl = 0;
-  std::vector<int32_t> m_arg;
-};
-
-template <class T>
-class Relu final : public Layer<T> {
- public:
-  explicit Relu(const ResolvedLayer& l) : m_n(l.in.elements()) {}
-  void forward(const T* x, T* y, int64_t batch) override {
-    for (int64_t i = 0; i < m_n * batch; ++i) y[i] = x[i] > T(0) ? x[i] : T(0);
-  }
-  void backward(const T*, const T* y, const T* dy, T* dx, int64_t batch) override {
-    if (!dx) return;
-    for (int64_t i = 0; i < m_n * batch; ++i) dx[i] = y[i] > T(0) ? dy[i] : T(0);
-  }
-
- private:
-  int64_t m_n;
-};
-
-// Flatten keeps the (HWC) memory order, so it is a copy in both directions.
-template <class T>
-class Flatten final : public Layer<T> {
- public:
-  explicit Flatten(const ResolvedLayer& l) : m_n(l.in.elements()) {}
-  void forward(const T* x, T* y, int64_t batch) override { std::copy(x, x + m_n * batch, y); }
-  void backward(const T*, const T*, const T* dy, T* dx, int64_t batch) override {
-    if (dx) std::copy(dy, dy + m_n * batch, dx);
-  }
-
- private:
-  int64_t m_n;
 };
 
 }  // namespace
@@ -328,9 +257,9 @@ std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& l, int64_t max_batch,
   switch (l.spec.kind) {
     case LayerKind::Dense: return std::make_unique<Dense<T>>(l, max_batch, ws);
     case LayerKind::Conv2d: return std::make_unique<Conv2d<T>>(l, max_batch, ws);
-    case LayerKind::MaxPool: return std::make_unique<MaxPool<T>>(l, max_batch);
-    case LayerKind::Relu: return std::make_unique<Relu<T>>(l);
-    case LayerKind::Flatten: return std::make_unique<Flatten<T>>(l);
+    case LayerKind::MaxPool: return make_max_pool<T>(l, max_batch, ws->pool());
+    case LayerKind::Relu: return make_relu<T>(l, ws->pool());
+    case LayerKind::Flatten: return make_flatten<T>(l);
     case LayerKind::BatchNorm: return make_batch_norm<T>(l, max_batch);
     default:
       throw std::invalid_argument("layer \"" + l.spec.name + "\": the trainer has no " +

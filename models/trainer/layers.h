@@ -7,6 +7,7 @@
 // its parameter gradient and, when dx is not null, writes the input gradient.
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -56,6 +57,12 @@ template <class T>
 bool defers_weight_grad(int64_t batch) {
   return batch == 1 ||
          (std::is_same_v<T, float> && sgemm_available() && batch <= kFusedMaxBatch);
+}
+
+// TensorFlow's "same": the total padding is split with the extra row/column at the end.
+inline int64_t pad_before(int64_t in, int64_t out, int64_t kernel, int64_t stride, Padding p) {
+  if (p == Padding::Valid) return 0;
+  return std::max<int64_t>((out - 1) * stride + kernel - in, 0) / 2;
 }
 
 // Throws std::invalid_argument for a layer kind the trainer does not implement. Layers with

@@ -8,7 +8,9 @@
 // the same floats on any thread. Between runs helpers spin briefly (tens of microseconds), then
 // block on a condition variable: an idle pool costs no CPU on the shared machine.
 // Internal to kp_trainer.
+#include <cstdint>
 #include <memory>
+#include <type_traits>
 
 namespace kp::trainer_detail {
 
@@ -27,5 +29,25 @@ class WorkerPool {
   int m_threads;
   std::unique_ptr<Impl> m;
 };
+
+// Runs f(lo, hi) on [0, n) split into pool->threads() contiguous ranges, one per thread of the
+// pool; all of it on the caller without a pool or when n < min_n. f must write disjoint outputs
+// for disjoint ranges and compute an element the same way in any range: then the values do not
+// depend on the split. No allocation.
+template <class F>
+void parallel_for(WorkerPool* pool, int64_t n, int64_t min_n, F&& f) {
+  if (!pool || pool->threads() == 1 || n < min_n) return f(int64_t{0}, n);
+  struct Ctx {
+    std::remove_reference_t<F>* f;
+    int64_t n;
+    int parts;
+  } ctx{&f, n, pool->threads()};
+  pool->run(
+      [](void* c, int part) {
+        const Ctx& x = *static_cast<const Ctx*>(c);
+        (*x.f)(x.n * part / x.parts, x.n * (part + 1) / x.parts);
+      },
+      &ctx);
+}
 
 }  // namespace kp::trainer_detail

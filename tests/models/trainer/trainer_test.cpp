@@ -128,6 +128,30 @@ TEST(Trainer, FusedUpdateMatchesThePlainPath) {
 
 // One trial on several threads (products split across them) computes the same floats as on
 // one: losses and parameters bit-identical; the gradient norm only summed in another order.
+// The layers a trial splits besides its products: im2col over pixels, max-pool over samples,
+// ReLU over elements (28 x 28 x 8 x 16 = 100k, above its threshold).
+TEST(Trainer, MultiThreadedConvTrialIsBitIdentical) {
+  NetworkSpec s = simple_cnn();
+  s.layers[0].filters = 8;
+  s.layers[3].filters = 8;
+  s.layers[7].units = 32;
+  const ResolvedNetwork net = resolve_network(s);
+  static const Dataset big = make_synthetic_dataset({1, 28, 28}, 10, 256, 0, 5);
+  TrialConfig c = config(4);
+  std::vector<double> loss1, loss2;
+  Trainer one(net, big, c);
+  c.threads = 2;
+  Trainer two(net, big, c);
+  for (int step = 0; step < 4; ++step) {
+    loss1.push_back(one.step());
+    loss2.push_back(two.step());
+  }
+  EXPECT_EQ(loss1, loss2);
+  const int64_t n = one.network().num_params();
+  EXPECT_TRUE(std::equal(one.network().params(), one.network().params() + n,
+                         two.network().params()));
+}
+
 TEST(Trainer, MultiThreadedTrialIsBitIdentical) {
   const ResolvedNetwork net = resolve_network(mlp_784_256_256_10());
   static const Dataset big = make_synthetic_dataset({1, 28, 28}, 10, 512, 0, 5);

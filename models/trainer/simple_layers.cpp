@@ -1,0 +1,134 @@
+#include "models/trainer/simple_layers.h"
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "models/trainer/worker_pool.h"
+
+namespace kp::trainer_detail {
+
+namespace {
+
+// Below this many elements (samples for max-pool) a layer runs on the calling thread: a
+// fork-join costs ~0.5 us, an element ~0.1-1 ns.
+constexpr int64_t kParallelMinElements = 1 << 16, kParallelMinSamples = 2;
+
+template <class T>
+class MaxPool final : public Layer<T> {
+ public:
+  MaxPool(const ResolvedLayer& l, int64_t max_batch, WorkerPool* pool)
+      : m_c(l.in.c), m_h(l.in.h), m_w_in(l.in.w), m_ho(l.out.h), m_wo(l.out.w),
+        m_k(l.spec.kernel), m_s(l.spec.stride), m_pool(pool) {
+    m_pt = pad_before(m_h, m_ho, m_k, m_s, l.spec.padding);
+    m_pl = pad_before(m_w_in, m_wo, m_k, m_s, l.spec.padding);
+    m_arg.resize(static_cast<size_t>(l.out.elements() * max_batch));
+  }
+  void forward(const T* x, T* y, int64_t batch) override {
+    parallel_for(m_pool, batch, kParallelMinSamples, [&](int64_t n0, int64_t n1) {
+      for (int64_t n = n0; n < n1; ++n) forward_sample(x, y, n);
+    });
+  }
+  void backward(const T*, const T*, const T* dy, T* dx, int64_t batch) override {
+    if (!dx) return;
+    const int64_t in_n = m_c * m_h * m_w_in, out_n = m_c * m_ho * m_wo;
+    parallel_for(m_pool, batch, kParallelMinSamples, [&](int64_t n0, int64_t n1) {
+      std::fill(dx + n0 * in_n, dx + n1 * in_n, T(0));
+      for (int64_t n = n0; n < n1; ++n)
+        for (int64_t i = 0; i < out_n; ++i)
+          dx[n * in_n + m_arg[static_cast<size_t>(n * out_n + i)]] += dy[n * out_n + i];
+    });
+  }
+
+ private:
+  void forward_sample(const T* x, T* y, int64_t n) {
+    const int64_t in_n = m_c * m_h * m_w_in, out_n = m_c * m_ho * m_wo;
+    const T* xn = x + n * in_n;
+    y += n * out_n;
+    int32_t* arg = m_arg.data() + n * out_n;
+    for (int64_t oh = 0; oh < m_ho; ++oh)
+      for (int64_t ow = 0; ow < m_wo; ++ow, y += m_c, arg += m_c) {
+        std::fill(y, y + m_c, -std::numeric_limits<T>::infinity());
+        for (int64_t kh = 0; kh < m_k; ++kh) {
+          const int64_t ih = oh * m_s - m_pt + kh;
+          if (ih < 0 || ih >= m_h) continue;
+          for (int64_t kw = 0; kw < m_k; ++kw) {
+            const int64_t iw = ow * m_s - m_pl + kw;
+            if (iw < 0 || iw >= m_w_in) continue;
+            const int64_t off = (ih * m_w_in + iw) * m_c;
+            for (int64_t c = 0; c < m_c; ++c)
+              if (xn[off + c] > y[c]) {
+                y[c] = xn[off + c];
+                arg[c] = static_cast<int32_t>(off + c);
+              }
+          }
+        }
+      }
+  }
+
+  int64_t m_c, m_h, m_w_in, m_ho, m_wo, m_k, m_s, m_pt = 0, m_pl = 0;
+  WorkerPool* m_pool;
+  std::vector<int32_t> m_arg;
+};
+
+template <class T>
+class Relu final : public Layer<T> {
+ public:
+  Relu(const ResolvedLayer& l, WorkerPool* pool) : m_n(l.in.elements()), m_pool(pool) {}
+  void forward(const T* x, T* y, int64_t batch) override {
+    parallel_for(m_pool, m_n * batch, kParallelMinElements, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) y[i] = x[i] > T(0) ? x[i] : T(0);
+    });
+  }
+  void backward(const T*, const T* y, const T* dy, T* dx, int64_t batch) override {
+    if (!dx) return;
+    parallel_for(m_pool, m_n * batch, kParallelMinElements, [&](int64_t lo, int64_t hi) {
+      for (int64_t i = lo; i < hi; ++i) dx[i] = y[i] > T(0) ? dy[i] : T(0);
+    });
+  }
+
+ private:
+  int64_t m_n;
+  WorkerPool* m_pool;
+};
+
+// Flatten keeps the (HWC) memory order, so it is a copy in both directions.
+template <class T>
+class Flatten final : public Layer<T> {
+ public:
+  explicit Flatten(const ResolvedLayer& l) : m_n(l.in.elements()) {}
+  void forward(const T* x, T* y, int64_t batch) override { std::copy(x, x + m_n * batch, y); }
+  void backward(const T*, const T*, const T* dy, T* dx, int64_t batch) override {
+    if (dx) std::copy(dy, dy + m_n * batch, dx);
+  }
+
+ private:
+  int64_t m_n;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<Layer<T>> make_max_pool(const ResolvedLayer& l, int64_t max_batch,
+                                        WorkerPool* pool) {
+  return std::make_unique<MaxPool<T>>(l, max_batch, pool);
+}
+template <class T>
+std::unique_ptr<Layer<T>> make_relu(const ResolvedLayer& l, WorkerPool* pool) {
+  return std::make_unique<Relu<T>>(l, pool);
+}
+template <class T>
+std::unique_ptr<Layer<T>> make_flatten(const ResolvedLayer& l) {
+  return std::make_unique<Flatten<T>>(l);
+}
+
+template std::unique_ptr<Layer<float>> make_max_pool<float>(const ResolvedLayer&, int64_t,
+                                                            WorkerPool*);
+template std::unique_ptr<Layer<double>> make_max_pool<double>(const ResolvedLayer&, int64_t,
+                                                              WorkerPool*);
+template std::unique_ptr<Layer<float>> make_relu<float>(const ResolvedLayer&, WorkerPool*);
+template std::unique_ptr<Layer<double>> make_relu<double>(const ResolvedLayer&, WorkerPool*);
+template std::unique_ptr<Layer<float>> make_flatten<float>(const ResolvedLayer&);
+template std::unique_ptr<Layer<double>> make_flatten<double>(const ResolvedLayer&);
+
+}  // namespace kp::trainer_detail
