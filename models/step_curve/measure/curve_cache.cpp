@@ -81,13 +81,7 @@ std::optional<TrialRecord> noise_trial_of(const std::vector<TrialRecord>& record
 
 NoiseScaleResult measure_noise(const ResolvedNetwork& net, const Dataset& data,
                                const CurveSearchSpec& s, const TrialRecord& r) {
-  TrialConfig c = s.base;
-  c.batch = r.batch;
-  c.optimizer.learning_rate = r.learning_rate;
-  c.optimizer.momentum = r.momentum;
-  c.seed = s.seed + static_cast<uint64_t>(r.trial);
-  c.eval_every = eval_every_of(s, r.batch);
-  c.max_steps = budget_of(s, r.batch);
+  const TrialConfig c = trial_config_of(s, r.batch, r.trial, {r.learning_rate, r.momentum});
   NoiseProbe probe(net, data, r.batch, std::max<int64_t>(1, *r.steps / 64), s.seed ^ 0x6e6f697365ull);
   train_trial(net, data, c, *r.steps, &probe);
   return probe.result();

@@ -79,6 +79,18 @@ SearchPoint search_point(const CurveSearchSpec& s, int trial) {
   return p;
 }
 
+TrialConfig trial_config_of(const CurveSearchSpec& s, int64_t batch, int trial,
+                            const SearchPoint& point) {
+  TrialConfig c = s.base;
+  c.batch = batch;
+  c.optimizer.learning_rate = point.learning_rate;
+  c.optimizer.momentum = point.momentum;
+  c.seed = s.seed + static_cast<uint64_t>(trial);
+  c.eval_every = eval_every_of(s, batch);
+  c.max_steps = budget_of(s, batch);
+  return c;
+}
+
 std::string journal_fingerprint(const CurveSearchSpec& s) {
   char buf[640];
   std::snprintf(buf, sizeof buf,

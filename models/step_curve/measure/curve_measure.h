@@ -79,6 +79,11 @@ struct SearchPoint {
 };
 // Halton point trial + 1 (the origin, lr_min exactly, is skipped) mapped log-uniformly.
 SearchPoint search_point(const CurveSearchSpec& spec, int trial);
+// How trial `trial` at batch size `batch` trains: the spec's base set-up with that batch, the
+// point's learning rate and momentum (search_point(), or a record's), seed spec.seed + trial,
+// the batch's evaluation interval and step budget. The one place the protocol derives it.
+TrialConfig trial_config_of(const CurveSearchSpec& spec, int64_t batch, int trial,
+                            const SearchPoint& point);
 
 // One line identifying the settings a journal was made with.
 std::string journal_fingerprint(const CurveSearchSpec& spec);

@@ -149,13 +149,7 @@ CurveRun::Raw CurveRun::run_trial(size_t b, int trial, const std::atomic<int64_t
   const auto t0 = std::chrono::steady_clock::now();
   const int64_t batch = m_spec.batches[b];
   const SearchPoint p = search_point(m_spec, trial);
-  TrialConfig c = m_spec.base;
-  c.batch = batch;
-  c.optimizer.learning_rate = p.learning_rate;
-  c.optimizer.momentum = p.momentum;
-  c.seed = m_spec.seed + static_cast<uint64_t>(trial);
-  c.eval_every = std::max<int64_t>(1, eval_every_of(m_spec, batch));
-  c.max_steps = budget_of(m_spec, batch);
+  const TrialConfig c = trial_config_of(m_spec, batch, trial, p);
   Trainer trainer(m_net, m_data, c);
   Raw raw;
   for (int64_t step = 0; step < c.max_steps && step < bound.load(std::memory_order_relaxed);) {

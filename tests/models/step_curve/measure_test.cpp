@@ -220,13 +220,7 @@ std::vector<TrialRecord> sequential_reference(const CurveSearchSpec& s) {
     int64_t best = 0;
     for (int trial : order) {
       const SearchPoint p = search_point(s, trial);
-      TrialConfig c = s.base;
-      c.batch = batch;
-      c.optimizer.learning_rate = p.learning_rate;
-      c.optimizer.momentum = p.momentum;
-      c.seed = s.seed + static_cast<uint64_t>(trial);
-      c.eval_every = eval_every_of(s, batch);
-      c.max_steps = budget_of(s, batch);
+      const TrialConfig c = trial_config_of(s, batch, trial, p);
       const TrialResult r = train_trial(tiny_mlp(), data(), c, best);
       TrialRecord rec;
       rec.batch = batch, rec.trial = trial, rec.learning_rate = p.learning_rate, rec.momentum = p.momentum;
