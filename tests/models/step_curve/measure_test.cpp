@@ -15,6 +15,7 @@
 #include "models/step_curve/measure/curve_measure.h"
 #include "models/step_curve/measure/eval_rule.h"
 #include "models/step_curve/measure/halton.h"
+#include "tests/models/trainer/test_networks.h"
 
 namespace kp {
 namespace {
@@ -41,21 +42,7 @@ TEST(SearchPoint, LogUniformMapping) {
   EXPECT_NEAR(p1.momentum, 1.0 - std::pow(10.0, -3.0 + 4.0 / 3.0), 1e-15);
 }
 
-ResolvedNetwork tiny_mlp() {
-  auto l = [](LayerKind k, int64_t n = 0) {
-    LayerSpec s;
-    s.kind = k;
-    s.name = layer_kind_name(k);
-    s.units = n;
-    return s;
-  };
-  NetworkSpec s;
-  s.input = {1, 6, 6};
-  s.classes = 4;
-  s.layers = {l(LayerKind::Flatten), l(LayerKind::Dense, 16), l(LayerKind::Relu),
-              l(LayerKind::Dense, 4), l(LayerKind::SoftmaxCrossEntropy)};
-  return resolve_network(s);
-}
+ResolvedNetwork tiny_mlp() { return test::tiny_mlp({1, 6, 6}, 16, 4); }
 
 const Dataset& data() {
   static const Dataset d = make_synthetic_dataset({1, 6, 6}, 4, 512, 256, 5);

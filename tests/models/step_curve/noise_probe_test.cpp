@@ -8,25 +8,12 @@
 #include <vector>
 
 #include "models/step_curve/measure/noise_probe.h"
+#include "tests/models/trainer/test_networks.h"
 
 namespace kp {
 namespace {
 
-ResolvedNetwork tiny() {
-  auto l = [](LayerKind k, int64_t n = 0) {
-    LayerSpec s;
-    s.kind = k;
-    s.name = layer_kind_name(k);
-    s.units = n;
-    return s;
-  };
-  NetworkSpec s;
-  s.input = {1, 3, 3};
-  s.classes = 3;
-  s.layers = {l(LayerKind::Flatten), l(LayerKind::Dense, 6), l(LayerKind::Relu), l(LayerKind::Dense, 3),
-              l(LayerKind::SoftmaxCrossEntropy)};
-  return resolve_network(s);
-}
+ResolvedNetwork tiny() { return test::tiny_mlp({1, 3, 3}, 6, 3); }
 
 TEST(NoiseProbe, ConvergesToThePerExampleTruthAtFixedParameters) {
   const ResolvedNetwork net = tiny();

@@ -11,18 +11,13 @@
 #include "models/trainer/network.h"
 #include "models/trainer/trainer.h"
 #include "tests/models/trainer/synthetic_task.h"
+#include "tests/models/trainer/test_networks.h"
 
 namespace kp {
 namespace {
 
 LayerSpec layer(LayerKind kind, int64_t n = 0, int64_t kernel = 1) {
-  LayerSpec l;
-  l.kind = kind;
-  l.name = layer_kind_name(kind);
-  l.units = l.filters = n;
-  l.kernel = kernel;
-  l.padding = Padding::Same;
-  return l;
+  return test::layer_spec(kind, n, kernel, 1, Padding::Same);
 }
 
 ResolvedNetwork bn_alone() {  // 3 features -> batch norm -> softmax over 3 classes

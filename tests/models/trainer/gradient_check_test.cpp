@@ -12,21 +12,14 @@
 
 #include "models/trainer/network.h"
 #include "models/trainer/zoo.h"
+#include "tests/models/trainer/test_networks.h"
 
 namespace kp {
 namespace {
 
 LayerSpec make(LayerKind kind, int64_t n = 0, int64_t kernel = 1, int64_t stride = 1,
                Padding pad = Padding::Valid) {
-  LayerSpec l;
-  l.kind = kind;
-  l.name = layer_kind_name(kind);
-  l.units = n;
-  l.filters = n;
-  l.kernel = kernel;
-  l.stride = stride;
-  l.padding = pad;
-  return l;
+  return test::layer_spec(kind, n, kernel, stride, pad);
 }
 
 void expect_close(double numeric, double analytic, const char* what, int64_t i) {

@@ -11,20 +11,14 @@
 #include "models/trainer/trainer.h"
 #include "models/trainer/zoo.h"
 #include "tests/models/trainer/synthetic_task.h"
+#include "tests/models/trainer/test_networks.h"
 
 namespace kp {
 namespace {
 
 ResolvedNetwork small_cnn() {
   auto l = [](LayerKind k, int64_t n = 0, int64_t kernel = 1, int64_t stride = 1) {
-    LayerSpec s;
-    s.kind = k;
-    s.name = layer_kind_name(k);
-    s.units = s.filters = n;
-    s.kernel = kernel;
-    s.stride = stride;
-    s.padding = Padding::Same;
-    return s;
+    return test::layer_spec(k, n, kernel, stride, Padding::Same);
   };
   NetworkSpec s;
   s.input = {1, 8, 8};
