@@ -122,6 +122,25 @@ TEST(Trainer, FusedUpdateMatchesThePlainPath) {
 
 // One trial on several threads (products split across them) computes the same floats as on
 // one: losses and parameters bit-identical; the gradient norm only summed in another order.
+void expect_two_threads_bit_identical(const ResolvedNetwork& net, const Dataset& d, TrialConfig c,
+                                      int steps) {
+  Trainer one(net, d, c);
+  c.threads = 2;
+  Trainer two(net, d, c);
+  std::vector<double> loss1, loss2;
+  for (int step = 0; step < steps; ++step) {
+    loss1.push_back(one.step());
+    loss2.push_back(two.step());
+    EXPECT_NEAR(two.last_grad_sq_norm(), one.last_grad_sq_norm(), 1e-5 * one.last_grad_sq_norm())
+        << "batch " << c.batch << " step " << step;
+  }
+  EXPECT_EQ(loss1, loss2) << "batch " << c.batch;
+  const int64_t n = one.network().num_params();
+  EXPECT_TRUE(std::equal(one.network().params(), one.network().params() + n,
+                         two.network().params()))
+      << "batch " << c.batch;
+}
+
 // The layers a trial splits besides its products: im2col over pixels, max-pool over samples,
 // ReLU over elements (28 x 28 x 8 x 16 = 100k, above its threshold).
 TEST(Trainer, MultiThreadedConvTrialIsBitIdentical) {
@@ -129,21 +148,8 @@ TEST(Trainer, MultiThreadedConvTrialIsBitIdentical) {
   s.layers[0].filters = 8;
   s.layers[3].filters = 8;
   s.layers[7].units = 32;
-  const ResolvedNetwork net = resolve_network(s);
   static const Dataset big = make_synthetic_dataset({1, 28, 28}, 10, 256, 0, 5);
-  TrialConfig c = config(4);
-  std::vector<double> loss1, loss2;
-  Trainer one(net, big, c);
-  c.threads = 2;
-  Trainer two(net, big, c);
-  for (int step = 0; step < 4; ++step) {
-    loss1.push_back(one.step());
-    loss2.push_back(two.step());
-  }
-  EXPECT_EQ(loss1, loss2);
-  const int64_t n = one.network().num_params();
-  EXPECT_TRUE(std::equal(one.network().params(), one.network().params() + n,
-                         two.network().params()));
+  expect_two_threads_bit_identical(resolve_network(s), big, config(4), 4);
 }
 
 TEST(Trainer, MultiThreadedTrialIsBitIdentical) {
@@ -152,22 +158,7 @@ TEST(Trainer, MultiThreadedTrialIsBitIdentical) {
   for (int64_t batch : {1, 16, 64, 300}) {
     TrialConfig c = config(6);
     c.batch = batch;
-    std::vector<double> loss1, loss2, sq1, sq2;
-    Trainer one(net, big, c);
-    c.threads = 2;
-    Trainer two(net, big, c);
-    for (int step = 0; step < 8; ++step) {
-      loss1.push_back(one.step());
-      sq1.push_back(one.last_grad_sq_norm());
-      loss2.push_back(two.step());
-      sq2.push_back(two.last_grad_sq_norm());
-      EXPECT_NEAR(sq2.back(), sq1.back(), 1e-5 * sq1.back()) << "batch " << batch;
-    }
-    EXPECT_EQ(loss1, loss2) << "batch " << batch;
-    const int64_t n = one.network().num_params();
-    EXPECT_TRUE(std::equal(one.network().params(), one.network().params() + n,
-                           two.network().params()))
-        << "batch " << batch;
+    expect_two_threads_bit_identical(net, big, c, 8);
   }
   TrialConfig bad = config(1);
   bad.threads = kMaxTrialThreads + 1;
