@@ -2,6 +2,16 @@
 # The README's second command: build, then run the whole test suite with ctest.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# The validation tests read SCALE-Sim and Pollux references from the shared/ folder: at ../shared
+# beside the clone (as in CI), or wherever KP_SHARED_DIR says. Without it they cannot run: one
+# clear error instead of two dozen failing tests.
+shared_dir=${KP_SHARED_DIR:-$root/../shared}
+if [ ! -d "$shared_dir/reference/scalesim" ] || [ ! -d "$shared_dir/pollux_osdi21_traces" ]; then
+  echo "test.sh: no shared/ folder with reference/scalesim and pollux_osdi21_traces at $shared_dir;" \
+       "clone beside it or set KP_SHARED_DIR=/path/to/shared" >&2
+  exit 2
+fi
+export KP_SHARED_DIR=$shared_dir
 # chromium renders report.html in tests/tools/html_report_render_test.cpp; xmllint checks it is well-formed.
 KP_EXTRA_PACKAGES="chromium libxml2-utils ${KP_EXTRA_PACKAGES:-}" "$root/tools/setup.sh" "$root/build"
 cd "$root/build"
