@@ -17,7 +17,7 @@ constexpr double kEps = 1e-5, kMomentum = 0.1;  // PyTorch's defaults
 template <class T>
 class BatchNorm final : public Layer<T> {
  public:
-  BatchNorm(const ResolvedLayer& l, int64_t)
+  explicit BatchNorm(const ResolvedLayer& l)
       : m_c(l.in.c), m_s(l.in.h * l.in.w), m_name(l.spec.name) {
     this->m_params = 2 * m_c;
     for (std::vector<double>* v : {&m_mean, &m_inv_std, &m_run_mean, &m_sum, &m_sum2})
@@ -117,11 +117,11 @@ class BatchNorm final : public Layer<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<Layer<T>> make_batch_norm(const ResolvedLayer& layer, int64_t max_batch) {
-  return std::make_unique<BatchNorm<T>>(layer, max_batch);
+std::unique_ptr<Layer<T>> make_batch_norm(const ResolvedLayer& layer) {
+  return std::make_unique<BatchNorm<T>>(layer);
 }
 
-template std::unique_ptr<Layer<float>> make_batch_norm<float>(const ResolvedLayer&, int64_t);
-template std::unique_ptr<Layer<double>> make_batch_norm<double>(const ResolvedLayer&, int64_t);
+template std::unique_ptr<Layer<float>> make_batch_norm<float>(const ResolvedLayer&);
+template std::unique_ptr<Layer<double>> make_batch_norm<double>(const ResolvedLayer&);
 
 }  // namespace kp::trainer_detail

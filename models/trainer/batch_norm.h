@@ -16,6 +16,6 @@
 namespace kp::trainer_detail {
 
 template <class T>
-std::unique_ptr<Layer<T>> make_batch_norm(const ResolvedLayer& layer, int64_t max_batch);
+std::unique_ptr<Layer<T>> make_batch_norm(const ResolvedLayer& layer);
 
 }  // namespace kp::trainer_detail
