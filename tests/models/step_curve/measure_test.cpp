@@ -147,7 +147,6 @@ TEST(ErrorAtMost, AgreesWithTheFullEvaluationAroundTheTarget) {
   c.batch = 16;
   c.optimizer.learning_rate = 0.05;
   Trainer t(tiny_mlp(), data(), c);
-  int checked = 0;
   for (int round = 0; round < 6; ++round) {
     for (int i = 0; i < 7; ++i) t.step();
     const double err = t.evaluate(data().validation);
@@ -155,10 +154,8 @@ TEST(ErrorAtMost, AgreesWithTheFullEvaluationAroundTheTarget) {
     // Exactly at, one sample above and below, and far from the error.
     for (double target : {err, err - 1.0 / n, err + 1.0 / n, err - 0.5 / n, 0.0, 1.0, err * 0.5}) {
       EXPECT_EQ(t.error_at_most(data().validation, target), err <= target) << err << " " << target;
-      ++checked;
     }
   }
-  EXPECT_EQ(checked, 42);
 }
 
 TEST(EvalRule, EverySamplesRoundedUpToWholeSteps) {
