@@ -111,4 +111,14 @@ Dataset load_workload_dataset(const WorkloadSpec& w, const std::string& data_ove
                                        "\" has no data the trainer can read (use fashion_mnist or synthetic)");
 }
 
+void gather(const Split& s, const int64_t* idx, int64_t count, float* x, int32_t* labels) {
+  const int64_t per = s.sample.elements();
+  for (int64_t i = 0; i < count; ++i) {
+    const uint8_t* src = s.pixels.data() + idx[i] * per;
+    float* dst = x + i * per;
+    for (int64_t j = 0; j < per; ++j) dst[j] = float(src[j]) * s.scale + s.shift;
+    labels[i] = s.labels[static_cast<size_t>(idx[i])];
+  }
+}
+
 }  // namespace kp

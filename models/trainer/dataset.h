@@ -27,6 +27,10 @@ struct Dataset {
   Split train, validation, test;
 };
 
+// Copies samples idx[0..count) of the split into x (one sample after another, as floats
+// byte * scale + shift) and their labels into labels.
+void gather(const Split& split, const int64_t* idx, int64_t count, float* x, int32_t* labels);
+
 // Fashion-MNIST from the four IDX .gz files in `dir`; the last `validation_size` training images
 // are held out as the validation split (Shallue et al. 2019). Pixels are standardised with the
 // training-set mean/std. Throws ConfigError naming the file if one is missing, truncated or corrupt.

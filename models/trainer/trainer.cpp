@@ -1,5 +1,7 @@
 #include "models/trainer/trainer.h"
 
+#include "models/trainer/splitmix.h"
+
 #include <xmmintrin.h>  // MXCSR: x86-64 only, like the rest of the build
 
 #include <algorithm>
@@ -11,14 +13,6 @@ namespace kp {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// SplitMix64 (Steele et al. 2014): decorrelates the per-epoch shuffling seeds.
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 constexpr int64_t k_eval_chunk = 256;
 
@@ -43,17 +37,6 @@ int64_t checked_max_batch(const Dataset& data, const TrialConfig& cfg) {
     throw std::invalid_argument("batch " + std::to_string(cfg.batch) +
                                 " exceeds the training set (" + std::to_string(data.train.n) + ")");
   return std::max(cfg.batch, k_eval_chunk);
-}
-
-// Copies samples into the network input, converting bytes to standardised floats.
-void gather(const Split& s, const int64_t* idx, int64_t count, float* x, int32_t* labels) {
-  const int64_t per = s.sample.elements();
-  for (int64_t i = 0; i < count; ++i) {
-    const uint8_t* src = s.pixels.data() + idx[i] * per;
-    float* dst = x + i * per;
-    for (int64_t j = 0; j < per; ++j) dst[j] = float(src[j]) * s.scale + s.shift;
-    labels[i] = s.labels[static_cast<size_t>(idx[i])];
-  }
 }
 
 }  // namespace

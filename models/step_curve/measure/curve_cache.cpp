@@ -81,7 +81,8 @@ std::optional<TrialRecord> noise_trial_of(const std::vector<TrialRecord>& record
 
 NoiseScaleResult measure_noise(const ResolvedNetwork& net, const Dataset& data,
                                const CurveSearchSpec& s, const TrialRecord& r) {
-  const TrialConfig c = trial_config_of(s, r.batch, r.trial, {r.learning_rate, r.momentum});
+  TrialConfig c = trial_config_of(s, r.batch, r.trial, {r.learning_rate, r.momentum});
+  c.eval_every = *r.steps;  // its outcome is known; evaluating on the way would change nothing
   NoiseProbe probe(net, data, r.batch, std::max<int64_t>(1, *r.steps / 64), s.seed ^ 0x6e6f697365ull);
   train_trial(net, data, c, *r.steps, &probe);
   return probe.result();

@@ -4,18 +4,9 @@
 #include <stdexcept>
 
 #include "models/step_curve/noise_scale.h"
+#include "models/trainer/splitmix.h"
 
 namespace kp {
-namespace {
-
-uint64_t splitmix64(uint64_t& x) {  // Steele et al. 2014
-  uint64_t z = (x += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-}  // namespace
 
 NoiseProbe::NoiseProbe(const ResolvedNetwork& net, const Dataset& data, int64_t b, int64_t every,
                        uint64_t seed)
@@ -25,20 +16,16 @@ NoiseProbe::NoiseProbe(const ResolvedNetwork& net, const Dataset& data, int64_t 
     throw std::invalid_argument("noise probe: need 1 <= b and 2b <= the training samples");
   m_g1.resize(static_cast<size_t>(m_net.num_params()));
   m_labels.resize(static_cast<size_t>(b));
+  m_idx.resize(static_cast<size_t>(b));
 }
 
 void NoiseProbe::gradient_of_next_batch() {
   // Sampling with replacement between probes, without within one mini-batch being needed: the
   // estimator only asks for independent mini-batches, and 2b << n makes repeats rare.
   const Split& s = m_data.train;
-  const int64_t per = s.sample.elements();
-  float* x = m_net.input();
-  for (int64_t i = 0; i < m_b; ++i) {
-    const int64_t idx = static_cast<int64_t>(splitmix64(m_state) % static_cast<uint64_t>(s.n));
-    const uint8_t* src = s.pixels.data() + idx * per;
-    for (int64_t j = 0; j < per; ++j) x[i * per + j] = float(src[j]) * s.scale + s.shift;
-    m_labels[static_cast<size_t>(i)] = s.labels[static_cast<size_t>(idx)];
-  }
+  for (int64_t& i : m_idx)
+    i = static_cast<int64_t>(splitmix64_next(m_state) % static_cast<uint64_t>(s.n));
+  gather(s, m_idx.data(), m_b, m_net.input(), m_labels.data());
   m_net.forward_backward(m_labels.data(), m_b);
 }
 

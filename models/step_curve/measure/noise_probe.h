@@ -39,6 +39,7 @@ class NoiseProbe : public StepObserver {
   Network<float> m_net;
   std::vector<float> m_g1;
   std::vector<int32_t> m_labels;
+  std::vector<int64_t> m_idx;  // the samples of the next mini-batch
   double m_g2_sum = 0, m_trace_sum = 0;
   int64_t m_probes = 0;
 };

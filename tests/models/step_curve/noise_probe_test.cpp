@@ -26,14 +26,13 @@ TEST(NoiseProbe, ConvergesToThePerExampleTruthAtFixedParameters) {
 
   // Truth: per-example gradients at these parameters (batch 1, nothing deferred).
   Network<float> one(net, 1, 1);
-  const int64_t np = one.num_params(), per = data.train.sample.elements();
+  const int64_t np = one.num_params();
   std::copy(trainer.network().params(), trainer.network().params() + np, one.params());
   std::vector<double> mean(static_cast<size_t>(np), 0.0), sq(static_cast<size_t>(data.train.n), 0.0);
   std::vector<std::vector<double>> g(static_cast<size_t>(data.train.n));
   for (int64_t i = 0; i < data.train.n; ++i) {
-    for (int64_t j = 0; j < per; ++j)
-      one.input()[j] = float(data.train.pixels[static_cast<size_t>(i * per + j)]) * data.train.scale + data.train.shift;
-    const int32_t label = data.train.labels[static_cast<size_t>(i)];
+    int32_t label = 0;
+    gather(data.train, &i, 1, one.input(), &label);
     one.forward_backward(&label, 1);
     g[static_cast<size_t>(i)].assign(one.grads(), one.grads() + np);
     for (int64_t k = 0; k < np; ++k) mean[static_cast<size_t>(k)] += g[static_cast<size_t>(i)][static_cast<size_t>(k)] / double(data.train.n);
