@@ -1,6 +1,7 @@
 #include "models/step_curve/csv_table.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -89,6 +90,13 @@ CsvTable read_csv_table(const std::string& path) {
   }
   if (!have_header) throw ConfigError(path, "empty file: expected a header line");
   return table;
+}
+
+bool is_failure_marker(const std::string& s) {
+  std::string lower;
+  for (char c : s) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower.empty() || lower == "inf" || lower == "+inf" || lower == "infinity" ||
+         lower == "nan" || lower == "failed";
 }
 
 }  // namespace kp

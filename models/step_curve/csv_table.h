@@ -37,5 +37,8 @@ void throw_if_any(std::vector<Diagnostic> diagnostics);
 
 // Parses a whole field as a double (strtod must consume it all); false if it is not a number.
 bool parse_double(const std::string& text, double& out);
+// A steps field that says the trial never reached the target: empty, inf, +inf, infinity, nan or
+// failed (any case).
+bool is_failure_marker(const std::string& text);
 
 }  // namespace kp

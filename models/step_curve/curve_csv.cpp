@@ -14,13 +14,6 @@
 namespace kp {
 namespace {
 
-bool is_failure_marker(const std::string& s) {
-  std::string lower;
-  for (char c : s) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower.empty() || lower == "inf" || lower == "+inf" || lower == "infinity" ||
-         lower == "nan" || lower == "failed";
-}
-
 std::string format_number(double v) {
   if (std::isinf(v)) return "inf";
   char buf[32];

@@ -41,7 +41,7 @@ std::vector<TrialRow> read_trial_rows(const std::string& path) {
     bool ok = true;
     for (int i = 0; i < 4; ++i) {
       const std::string& f = r.fields[static_cast<size_t>(col[i])];
-      if (i == 1 && (f == "inf" || f.empty())) {
+      if (i == 1 && is_failure_marker(f)) {  // as read_curve_csv() reads the same column
         t.steps = std::numeric_limits<double>::infinity();
         continue;
       }

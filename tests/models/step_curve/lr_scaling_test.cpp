@@ -92,6 +92,17 @@ TEST(LrScaling, TooFewBatchSizesIsAClearError) {
   }
 }
 
+// A trial that failed is written as read_curve_csv() reads it: empty, inf, nan, failed (any case).
+TEST(LrScaling, FailureMarkersAreFailedTrials) {
+  const auto path = (std::filesystem::temp_directory_path() / "kp_lr_scaling_markers.csv").string();
+  std::ofstream(path) << "batch,steps,trial,learning_rate,momentum\n16,100,0,0.1,0.9\n"
+                      << "16,,1,0.2,0.9\n16,NaN,2,0.3,0.9\n16,failed,3,0.4,0.9\n16,Infinity,4,0.5,0.9\n";
+  const std::vector<TrialRow> rows = read_trial_rows(path);
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[0].steps, 100);
+  for (size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(rows[i].steps, kInf) << "row " << i;
+}
+
 TEST(LrScaling, BadRowsNameFileLineAndColumn) {
   const auto path = (std::filesystem::temp_directory_path() / "kp_lr_scaling_bad.csv").string();
   std::ofstream(path) << "# c\nbatch,steps,trial,learning_rate,momentum\n16,100,0,0.1,0.9\n32,inf,1,abc,0.9\n"
