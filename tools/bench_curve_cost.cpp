@@ -6,7 +6,6 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,35 +13,16 @@
 #include <vector>
 
 #include "core/cpu_clock.h"
+#include "tools/bench_timing.h"
 #include "models/step_curve/measure/eval_rule.h"
 #include "models/trainer/trainer.h"
 #include "models/trainer/zoo.h"
 
 namespace {
 
-using kp::thread_cpu_s;
 using kp::load_average_1min;
-
-using Clock = std::chrono::steady_clock;
-
-struct Timing {
-  double wall_s = 0, cpu_s = 0;
-};
-
-template <class F>
-Timing time_of(F&& f, double min_s) {
-  f();  // warm-up
-  int64_t n = 0;
-  const double c0 = thread_cpu_s();
-  const auto t0 = Clock::now();
-  double elapsed = 0;
-  do {
-    f();
-    ++n;
-    elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
-  } while (elapsed < min_s || n < 3);
-  return {elapsed / double(n), (thread_cpu_s() - c0) / double(n)};
-}
+using kp::time_of;
+using Timing = kp::BenchTiming;
 
 }  // namespace
 

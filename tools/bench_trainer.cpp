@@ -10,28 +10,22 @@
 #include <time.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "core/atomic_file.h"
 #include "core/cpu_clock.h"
+#include "tools/bench_timing.h"
 #include "models/trainer/trainer.h"
 #include "models/trainer/zoo.h"
 
 namespace {
 
 using kp::thread_cpu_s;
-using kp::process_cpu_s;
-
-using Clock = std::chrono::steady_clock;
-
-struct Timing {
-  double wall_s = 0, cpu_s = 0;  // per update; cpu = this thread's CPU time (robust to sharing)
-  double process_cpu_s = 0;      // per update, all threads of the process
-};
+using Timing = kp::BenchTiming;
 
 void print_load(const char* when) {
   double l[3] = {0, 0, 0};
@@ -48,18 +42,8 @@ Timing time_per_update(const kp::ResolvedNetwork& net, const kp::Dataset& data, 
   cfg.optimizer.learning_rate = 0.01;
   cfg.optimizer.momentum = 0.9;
   kp::Trainer trainer(net, data, cfg);
-  for (int i = 0; i < 3; ++i) trainer.step();
-  int64_t steps = 0;
-  const double c0 = thread_cpu_s(), p0 = process_cpu_s();
-  const auto t0 = Clock::now();
-  double elapsed = 0;
-  do {
-    trainer.step();
-    ++steps;
-    elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
-  } while (elapsed < min_s || steps < 3);
-  return {elapsed / double(steps), (thread_cpu_s() - c0) / double(steps),
-          (process_cpu_s() - p0) / double(steps)};
+  for (int i = 0; i < 2; ++i) trainer.step();  // and one more in time_of: 3 warm-up steps
+  return kp::time_of([&] { trainer.step(); }, min_s);
 }
 
 // This core's single-precision FMA peak: 12 independent AVX-512 FMA chains (enough to cover a
@@ -199,24 +183,21 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
   }
   print_load("after");
-  if (csv) {  // written to FILE.tmp, renamed when complete: a killed run leaves no half file
-    const std::string tmp = std::string(csv) + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "w");
-    if (!f) {
-      std::fprintf(stderr, "%s: cannot write\n", tmp.c_str());
-      return 2;
-    }
-    std::fprintf(f, "network,batch,update_s,update_cpu_s,samples_per_s,load_1min\n");
+  if (csv) {
+    std::string out = "network,batch,update_s,update_cpu_s,samples_per_s,load_1min\n";
     for (int64_t m = 1; m <= 4096; m *= 4) {
       const Timing t = time_per_update(mlp, data, m, min_s, trial_threads);
-      double load[1] = {-1};
-      getloadavg(load, 1);
-      std::fprintf(f, "mlp_784_256_256_10,%lld,%.9g,%.9g,%.6g,%.2f\n", static_cast<long long>(m),
-                   t.wall_s, trial_threads > 1 ? t.process_cpu_s : t.cpu_s, double(m) / t.wall_s,
-                   load[0]);
+      char row[160];
+      std::snprintf(row, sizeof row, "mlp_784_256_256_10,%lld,%.9g,%.9g,%.6g,%.2f\n",
+                    static_cast<long long>(m), t.wall_s,
+                    trial_threads > 1 ? t.process_cpu_s : t.cpu_s, double(m) / t.wall_s,
+                    kp::load_average_1min());
+      out += row;
     }
-    if (std::fclose(f) != 0 || std::rename(tmp.c_str(), csv) != 0) {
-      std::fprintf(stderr, "%s: cannot write\n", csv);
+    try {  // a killed run leaves no half file
+      kp::write_file_atomic(csv, out);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s\n", e.what());
       return 2;
     }
   }
