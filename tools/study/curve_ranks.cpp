@@ -48,12 +48,6 @@ std::vector<std::string> rank_files(const std::string& out) {
 
 namespace {
 
-std::string join(const std::vector<int64_t>& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
-  return s;
-}
-
 // Reads one journal's trial lines into `merged` (a torn or unparsable line ends it, as in
 // CurveJournal). Returns false when its header is not `fingerprint`'s.
 bool read_journal(const std::string& path, const std::string& fingerprint, std::map<Key, TrialRecord>& merged) {
@@ -110,11 +104,7 @@ std::map<Key, TrialRecord> merge_journals(const std::string& out, const std::str
 }
 
 void print_trial(std::ostream& log, int rank, const TrialRecord& r) {
-  char line[192];
-  std::snprintf(line, sizeof line, "  rank %d: batch %6lld trial %3d  lr %-10.4g momentum %-8.4f  %-8s %8s  %.1f s\n",
-                rank, static_cast<long long>(r.batch), r.trial, r.learning_rate, r.momentum, to_string(r.outcome),
-                r.steps ? std::to_string(*r.steps).c_str() : "-", r.wall_s);
-  log << line << std::flush;
+  log << "  rank " << rank << ": " << trial_line(r) << "\n" << std::flush;
 }
 
 }  // namespace
@@ -176,7 +166,7 @@ CurveMeasurement measure_curve_on_ranks(Transport& t, const ResolvedNetwork& net
   std::string split = " [mpirun -np " + std::to_string(size) + ":";
   for (int r = 0; r < size; ++r)
     split += std::string(r ? ";" : "") + " rank " + std::to_string(r) + " batches " +
-             (chains[size_t(r)].empty() ? "none" : join(chains[size_t(r)]));
+             (chains[size_t(r)].empty() ? "none" : join_batches(chains[size_t(r)]));
   if (size > 1) info.command += split + "]";
 
   // The chains of this rank, journaled in its own file (resumed: the handed-out records).
@@ -204,7 +194,7 @@ CurveMeasurement measure_curve_on_ranks(Transport& t, const ResolvedNetwork& net
     char line[160];
     const double own_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::snprintf(line, sizeof line, "  rank 0: %zu trials of batches %s in %.1f s\n", all.size(),
-                  join(mine.batches).c_str(), own_s);
+                  join_batches(mine.batches).c_str(), own_s);
     log << line;
     std::vector<TrialRecord> gathered;
     for (int running = size - 1; running > 0;) {
@@ -225,7 +215,7 @@ CurveMeasurement measure_curve_on_ranks(Transport& t, const ResolvedNetwork& net
         other_cpu_s += cpu;
         --running;
         std::snprintf(line, sizeof line, "  rank %d: %zu trials of batches %s in %.1f s\n", from, count,
-                      join(chains[size_t(from)]).c_str(), wall);
+                      join_batches(chains[size_t(from)]).c_str(), wall);
         log << line;
       }
     }
@@ -240,9 +230,7 @@ CurveMeasurement measure_curve_on_ranks(Transport& t, const ResolvedNetwork& net
     std::error_code ec;
     for (const std::string& f : rank_files(out)) fs::remove(f, ec);
     all.insert(all.end(), gathered.begin(), gathered.end());
-    std::sort(all.begin(), all.end(), [](const TrialRecord& a, const TrialRecord& b) {
-      return a.batch != b.batch ? a.batch < b.batch : a.trial < b.trial;
-    });
+    sort_records(all);
     if (all.size() != s.batches.size() * size_t(s.trials))  // an internal bug: a trial was lost
       throw std::runtime_error("gathered " + std::to_string(all.size()) + " trials, expected " +
                                std::to_string(s.batches.size() * size_t(s.trials)));

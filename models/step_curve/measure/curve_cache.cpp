@@ -56,12 +56,6 @@ void describe_layers(std::ostream& o, const std::vector<ResolvedLayer>& layers) 
   }
 }
 
-std::string join(const std::vector<int64_t>& v) {
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + std::to_string(v[i]);
-  return out;
-}
-
 // The measured batch size nearest 128 in log scale (ties: smaller) that has a successful trial.
 std::optional<TrialRecord> noise_trial_of(const std::vector<TrialRecord>& records) {
   std::optional<TrialRecord> best;
@@ -113,7 +107,7 @@ std::string curve_fingerprint(const WorkloadSpec& w, const ResolvedNetwork& net,
     << w.dataset.train_size << "|opt " << static_cast<int>(opt.kind) << " wd " << opt.weight_decay
     << " sched " << static_cast<int>(opt.schedule) << " " << opt.final_lr_factor << " "
     << opt.decay_steps << " warm " << opt.warmup_steps << "|init " << static_cast<int>(s.base.init)
-    << "|" << journal_fingerprint(s) << "|batches " << join(s.batches) << "|trials " << s.trials
+    << "|" << journal_fingerprint(s) << "|batches " << join_batches(s.batches) << "|trials " << s.trials
     << "|protocol " << protocol;
   return fnv1a_hex(o.str());
 }
@@ -133,11 +127,7 @@ CurveMeasurement measure_and_write_curve(const ResolvedNetwork& net, const Datas
     log << "  batch " << b << ": evaluate every " << eval_every_of(s, b) << " steps, budget "
         << budget_of(s, b) << " steps\n";
   const auto progress = [&](const TrialRecord& r) {
-    char line[160];
-    std::snprintf(line, sizeof line, "  batch %6lld trial %3d  lr %-10.4g momentum %-8.4f  %-8s %8s  %.1f s\n",
-                  static_cast<long long>(r.batch), r.trial, r.learning_rate, r.momentum,
-                  to_string(r.outcome), r.steps ? std::to_string(*r.steps).c_str() : "-", r.wall_s);
-    log << line << std::flush;
+    log << "  " << trial_line(r) << "\n" << std::flush;
   };
   double other_cpu_s = 0;
   m.records = search ? search(progress, other_cpu_s)
@@ -161,7 +151,7 @@ CurveMeasurement measure_and_write_curve(const ResolvedNetwork& net, const Datas
   c << "fingerprint: " << info.fingerprint << "\n";
   c << "seed: " << s.seed << "\n";
   c << "date: " << utc_now() << "\n";
-  c << "batches: " << join(s.batches) << "; trials: " << s.trials << "\n";
+  c << "batches: " << join_batches(s.batches) << "; trials: " << s.trials << "\n";
   c << "search: " << journal_fingerprint(s) << "\n";
   c << "protocol: Shallue et al. 2018; Halton points 1..N, lr and 1-momentum log-uniform; a batch "
        "size's trials run in order " << to_string(s.order) << " and each stops at the best earlier "

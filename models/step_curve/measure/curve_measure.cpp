@@ -79,6 +79,26 @@ SearchPoint search_point(const CurveSearchSpec& s, int trial) {
   return p;
 }
 
+void sort_records(std::vector<TrialRecord>& records) {
+  std::sort(records.begin(), records.end(), [](const TrialRecord& a, const TrialRecord& b) {
+    return a.batch != b.batch ? a.batch < b.batch : a.trial < b.trial;
+  });
+}
+
+std::string trial_line(const TrialRecord& r) {
+  char line[160];
+  std::snprintf(line, sizeof line, "batch %6lld trial %3d  lr %-10.4g momentum %-8.4f  %-8s %8s  %.1f s",
+                static_cast<long long>(r.batch), r.trial, r.learning_rate, r.momentum, to_string(r.outcome),
+                r.steps ? std::to_string(*r.steps).c_str() : "-", r.wall_s);
+  return line;
+}
+
+std::string join_batches(const std::vector<int64_t>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s;
+}
+
 TrialConfig trial_config_of(const CurveSearchSpec& s, int64_t batch, int trial,
                             const SearchPoint& point) {
   TrialConfig c = s.base;

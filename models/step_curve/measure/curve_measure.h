@@ -73,6 +73,12 @@ struct TrialRecord {
   double wall_s = 0;
   bool operator==(const TrialRecord& o) const;  // all fields except wall_s
 };
+// Records in the order a curve is written: by batch size, then trial.
+void sort_records(std::vector<TrialRecord>& records);
+// One progress line (no newline): batch, trial, lr, momentum, outcome, steps, wall time.
+std::string trial_line(const TrialRecord& record);
+// Batch sizes as "16,64,256".
+std::string join_batches(const std::vector<int64_t>& batches);
 
 struct SearchPoint {
   double learning_rate = 0, momentum = 0;

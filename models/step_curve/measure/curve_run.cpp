@@ -44,9 +44,7 @@ std::vector<TrialRecord> CurveRun::run() {
   for (const auto& chain : m_slots)
     for (const Slot& s : chain)
       if (s.record) out.push_back(*s.record);
-  std::sort(out.begin(), out.end(), [](const TrialRecord& a, const TrialRecord& b) {
-    return a.batch != b.batch ? a.batch < b.batch : a.trial < b.trial;
-  });
+  sort_records(out);
   return out;
 }
 

@@ -219,9 +219,7 @@ std::vector<TrialRecord> sequential_reference(const CurveSearchSpec& s) {
       out.push_back(rec);
     }
   }
-  std::sort(out.begin(), out.end(), [](const TrialRecord& a, const TrialRecord& b) {
-    return a.batch != b.batch ? a.batch < b.batch : a.trial < b.trial;
-  });
+  sort_records(out);
   return out;
 }
 
