@@ -120,10 +120,7 @@ int run_curve(const Args& args) {
   } catch (const std::invalid_argument& e) {
     throw ConfigError(path, e.what());
   }
-  for (int64_t b : s.batches)
-    if (b > data.train.n)
-      throw ConfigError("--batches", "batch " + std::to_string(b) + " exceeds the training split (" +
-                                         std::to_string(data.train.n) + " samples)");
+  check_batches_fit(s, data, "--batches", "");
 
   std::string cmd = "kneepoint curve";
   for (const std::string& a : args) cmd += " " + a;

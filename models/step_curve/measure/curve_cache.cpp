@@ -1,5 +1,7 @@
 #include "models/step_curve/measure/curve_cache.h"
 
+#include "models/step_curve/measure/curve_cache_lock.h"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -187,58 +189,68 @@ std::vector<CurvePoint> cached_or_measured_curve(const WorkloadSpec& w, std::ost
   return cached_or_measured_curve(w, curve_protocol(w.step_curve.protocol, w.source_file), jobs, log);
 }
 
+bool curve_cache_current(const std::string& path, const std::string& fingerprint, std::string* why) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (why) *why = "not measured yet";
+    return false;
+  }
+  const auto prov = read_curve_provenance(path);
+  const auto it = prov.find("fingerprint");
+  if (it != prov.end() && it->second == fingerprint) return true;
+  if (why)
+    *why = "made with other settings (fingerprint " + (it == prov.end() ? std::string("none") : it->second) +
+           ", this workload's is " + fingerprint + ")";
+  return false;
+}
+
+bool curve_measuring_forbidden() {
+  const char* no = std::getenv("KP_NO_CURVE_MEASURE");
+  return no && *no;
+}
+
+void check_batches_fit(const CurveSearchSpec& s, const Dataset& data, const std::string& origin,
+                       const std::string& prefix) {
+  for (int64_t b : s.batches)
+    if (b > data.train.n)
+      throw ConfigError(origin, prefix + "batch " + std::to_string(b) + " exceeds the training split (" +
+                                    std::to_string(data.train.n) + " samples)");
+}
+
+CurveRunInfo workload_curve_info(const WorkloadSpec& w, const std::string& protocol,
+                                 const std::string& fingerprint) {
+  return {"kneepoint (step_curve.source: measure of " + w.source_file + ")", protocol, fingerprint,
+          w.name, w.source_file};
+}
+
 std::vector<CurvePoint> cached_or_measured_curve(const WorkloadSpec& w, const CurveProtocol& protocol,
                                                  int jobs, std::ostream& log) {
   const StepCurveSpec& sc = w.step_curve;
   const CurveSearchSpec s = curve_search_spec(w, protocol, sc.seed, jobs);
   ResolvedNetwork net = resolve_network(w.network);  // parse_workload() checked it
   const std::string fp = curve_fingerprint(w, net, s, protocol.name);
-  auto cached = [&](std::string& why) {
-    struct stat st {};
-    if (::stat(sc.path.c_str(), &st) != 0) {
-      why = "not measured yet";
-      return false;
-    }
-    const auto prov = read_curve_provenance(sc.path);
-    const auto it = prov.find("fingerprint");
-    if (it != prov.end() && it->second == fp) return true;
-    why = "made with other settings (fingerprint " + (it == prov.end() ? std::string("none") : it->second) +
-          ", this workload's is " + fp + ")";
-    return false;
-  };
   std::string why;
-  if (cached(why)) return read_curve_csv(sc.path);
-  if (const char* no = std::getenv("KP_NO_CURVE_MEASURE"); no && *no)
+  if (curve_cache_current(sc.path, fp, &why)) return read_curve_csv(sc.path);
+  if (curve_measuring_forbidden())
     throw ConfigError(w.source_file, "step_curve.path " + sc.path + ": " + why +
                                          ", and KP_NO_CURVE_MEASURE forbids measuring it here: run "
                                          "`kneepoint curve --workload " + w.source_file + "`");
-  // One measurement at a time per cache (e.g. the ranks of an MPI study): the others wait for it
-  // and then find the cache made.
-  const int lock_fd = ::open((sc.path + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd < 0 || ::flock(lock_fd, LOCK_EX) != 0)
+  const CurveCacheLock lock(sc.path);
+  if (!lock.held())
     throw ConfigError(sc.path + ".lock", std::string("cannot lock: ") + std::strerror(errno));
-  struct Unlock {
-    int fd;
-    ~Unlock() { ::close(fd); }
-  } unlock{lock_fd};
-  if (cached(why)) return read_curve_csv(sc.path);
+  if (curve_cache_current(sc.path, fp, &why)) return read_curve_csv(sc.path);  // made meanwhile
   log << "step curve " << sc.path << ": " << why << ": measuring it (protocol " << protocol.name << ")\n";
-  struct stat st {};
   const Dataset data = load_workload_dataset(w, "", s.seed);
-  for (int64_t b : s.batches)
-    if (b > data.train.n)
-      throw ConfigError(w.source_file, "step_curve.protocol " + protocol.name + ": batch " +
-                                           std::to_string(b) + " exceeds the training split (" +
-                                           std::to_string(data.train.n) + " samples)");
+  check_batches_fit(s, data, w.source_file, "step_curve.protocol " + protocol.name + ": ");
   const std::string journal = sc.path + ".journal";
+  struct stat st {};
   if (::stat(journal.c_str(), &st) == 0 && !journal_matches(journal, journal_fingerprint(s))) {
     log << "step curve journal " << journal << " was made with other settings: starting it over\n";
     if (std::remove(journal.c_str()) != 0)
       throw ConfigError(journal, "cannot remove the journal of other settings");
   }
-  CurveRunInfo info{"kneepoint (step_curve.source: measure of " + w.source_file + ")", protocol.name, fp,
-                    w.name, w.source_file};
-  const CurveMeasurement m = measure_and_write_curve(net, data, s, info, sc.path, true, log);
+  const CurveMeasurement m = measure_and_write_curve(net, data, s, workload_curve_info(w, protocol.name, fp),
+                                                     sc.path, true, log);
   log << "step curve " << sc.path << " written (" << m.records.size() << " trials, "
       << std::lround(m.wall_s) << " s wall)\n";
   return read_curve_csv(sc.path);

@@ -60,6 +60,20 @@ CurveMeasurement measure_and_write_curve(const ResolvedNetwork& net, const Datas
                                          const std::string& out, bool resume, std::ostream& log,
                                          const CurveSearchFn& search = {});
 
+// Whether the file at `path` is a curve cache with this fingerprint; if not, *why says so (for
+// a log line: "not measured yet", or "made with other settings (...)").
+bool curve_cache_current(const std::string& path, const std::string& fingerprint,
+                         std::string* why = nullptr);
+// The environment variable KP_NO_CURVE_MEASURE is set: a stale cache is an error, not measured.
+bool curve_measuring_forbidden();
+// Throws ConfigError(origin, prefix + "batch B exceeds the training split (N samples)") for the
+// first batch size of s that the data cannot fill.
+void check_batches_fit(const CurveSearchSpec& s, const Dataset& data, const std::string& origin,
+                       const std::string& prefix);
+// The provenance of a curve measured for a workload's step_curve (not by `kneepoint curve`).
+CurveRunInfo workload_curve_info(const WorkloadSpec& w, const std::string& protocol,
+                                 const std::string& fingerprint);
+
 // The curve of a workload whose step_curve.source is measure: the cached file if its fingerprint
 // matches, else measured now (stating why on `log`) with `jobs` workers, resuming the journal
 // next to the cache if it was made with the same search settings (else the journal is restarted).
