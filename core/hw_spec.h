@@ -57,6 +57,9 @@ struct InterconnectSpec {
   double bucket_bytes = 25.0 * 1048576;  // gradient bucket (PyTorch DDP default 25 MiB)
   double first_bucket_bytes = 1048576;   // the first-defined parameters' bucket (PyTorch DDP 1 MiB)
   int64_t chunks = 1;        // pieces each collective step is split into; they pipeline over links
+  // The achieved bandwidth of one device link (link x efficiency); the analytic collectives and
+  // the SystemC network both start from it.
+  double link_achieved_bytes_per_s() const { return link.bandwidth_bytes_per_s * efficiency; }
 };
 
 struct EnergySpec {

@@ -66,7 +66,7 @@ double hierarchical_s(const InterconnectSpec& ic, int64_t p, double bytes) {
   const int64_t g = std::min<int64_t>(p, ic.devices_per_node);
   const int64_t nodes = p / g;
   const double gd = static_cast<double>(g), nd = static_cast<double>(nodes), c = static_cast<double>(ic.chunks);
-  const double bw = ic.link.bandwidth_bytes_per_s * ic.efficiency * static_cast<double>(ic.links_per_chip);
+  const double bw = ic.link_achieved_bytes_per_s() * static_cast<double>(ic.links_per_chip);
   const double in_node = ring_phase(ic, g - 1, bytes / gd, ic.link.latency_s, bw);
   double across = 0;
   if (nodes > 1) {
@@ -82,7 +82,7 @@ double hierarchical_s(const InterconnectSpec& ic, int64_t p, double bytes) {
 // Flat ring over whole nodes (collective_analytic.h): the node-boundary hop paces every step.
 double flat_ring_across_nodes_s(const InterconnectSpec& ic, int64_t p, double bytes) {
   const double c = static_cast<double>(ic.chunks), s = bytes / static_cast<double>(p) / c;
-  const double dev_bw = ic.link.bandwidth_bytes_per_s * ic.efficiency * static_cast<double>(ic.links_per_chip);
+  const double dev_bw = ic.link_achieved_bytes_per_s() * static_cast<double>(ic.links_per_chip);
   const double chunk_s = std::max(s / dev_bw, s / node_network_bytes_per_s(ic, 1));
   return pipelined_ring_phase_s(2 * (p - 1), ic.chunks, chunk_s, ic.link.latency_s + ic.inter_node.latency_s);
 }
@@ -91,7 +91,7 @@ double flat_ring_across_nodes_s(const InterconnectSpec& ic, int64_t p, double by
 
 double allreduce_s(const InterconnectSpec& ic, int64_t p, double bytes) {
   if (p <= 1) return 0.0;
-  const double link_bw = ic.link.bandwidth_bytes_per_s * ic.efficiency;
+  const double link_bw = ic.link_achieved_bytes_per_s();
   const double a = ic.link.latency_s;
   const double pd = static_cast<double>(p);
   // Ring and torus use links_per_chip ring directions (each carries half); switch ports aggregate.

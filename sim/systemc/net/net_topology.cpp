@@ -11,7 +11,7 @@ void NetTopology::add(int32_t from, int32_t to, double bw, double alpha) {
 NetTopology::NetTopology(const InterconnectSpec& ic, int64_t p) : m_kind(ic.topology), m_p(p) {
   const std::string problem = learners_problem(ic, p);
   if (!problem.empty()) throw std::invalid_argument(problem);
-  const double bw = ic.link.bandwidth_bytes_per_s * ic.efficiency;
+  const double bw = ic.link_achieved_bytes_per_s();
   const double a = ic.link.latency_s;
   const auto n = static_cast<int32_t>(p);
   switch (m_kind) {
