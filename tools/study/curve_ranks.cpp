@@ -7,7 +7,6 @@
 #include <exception>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <ostream>
@@ -50,19 +49,14 @@ namespace {
 
 // Reads one journal's trial lines into `merged` (a torn or unparsable line ends it, as in
 // CurveJournal). Returns false when its header is not `fingerprint`'s.
-bool read_journal(const std::string& path, const std::string& fingerprint, std::map<Key, TrialRecord>& merged) {
-  if (!journal_matches(path, fingerprint)) return false;
-  std::ifstream in(path, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  for (size_t pos = text.find('\n') + 1; pos < text.size();) {
-    const size_t nl = text.find('\n', pos);
-    TrialRecord r;
-    if (nl == std::string::npos || !parse_journal_line(text.substr(pos, nl - pos), r)) break;
+bool merge_journal(const std::string& path, const std::string& fingerprint, std::map<Key, TrialRecord>& merged) {
+  const JournalContents c = read_journal(path, fingerprint);
+  if (!c.matches) return false;
+  for (const TrialRecord& r : c.records) {
     const auto [it, fresh] = merged.emplace(Key{r.batch, r.trial}, r);
     if (!fresh && !(it->second == r))
       throw CurveRanksRefused(path, "batch " + std::to_string(r.batch) + " trial " + std::to_string(r.trial) +
                                         " differs from the same trial in another journal of this measurement");
-    pos = nl + 1;
   }
   return true;
 }
@@ -81,7 +75,7 @@ std::map<Key, TrialRecord> merge_journals(const std::string& out, const std::str
     if (!resume)
       throw CurveRanksRefused(f, "a journal of an earlier measurement exists: pass --resume to continue it, "
                                  "or delete it (and any " + out + ".journal.rank*) to start over");
-    if (read_journal(f, fp, merged)) continue;
+    if (merge_journal(f, fp, merged)) continue;
     if (!restart)
       throw CurveRanksRefused(f, "the journal was made with other settings (expected the first line "
                                  "`# kneepoint curve journal " + fp + "`)");

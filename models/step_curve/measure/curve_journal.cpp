@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "core/config_error.h"
@@ -82,35 +83,41 @@ bool parse_journal_line(const std::string& line, TrialRecord& r) {
   }
 }
 
+JournalContents read_journal(const std::string& path, const std::string& fingerprint) {
+  JournalContents c;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return c;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string header = k_magic + fingerprint + "\n";
+  c.empty = text.empty();
+  c.matches = !c.empty && text.compare(0, header.size(), header) == 0;
+  if (!c.matches) return c;
+  c.end = header.size();
+  for (size_t pos = header.size(); pos < text.size();) {
+    const size_t nl = text.find('\n', pos);
+    TrialRecord r;
+    if (nl == std::string::npos || !parse_journal_line(text.substr(pos, nl - pos), r)) break;
+    c.records.push_back(r);  // a torn last line is a trial that was running: it is redone
+    pos = nl + 1;
+    c.end = pos;
+  }
+  return c;
+}
+
 CurveJournal::CurveJournal(const std::string& path, const std::string& fingerprint, bool resume)
     : m_path(path) {
   const std::string header = k_magic + fingerprint + "\n";
-  std::ifstream in(path, std::ios::binary);
-  std::string text;
-  if (in) {
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
-  }
+  JournalContents c = read_journal(path, fingerprint);
   off_t keep = 0;
-  if (!text.empty()) {
+  if (!c.empty) {
     if (!resume)
       throw ConfigError(path, "a journal of an earlier measurement exists: pass --resume to "
                               "continue it, or delete it to start over");
-    if (text.compare(0, header.size(), header) != 0)
+    if (!c.matches)
       throw ConfigError(path, "the journal was made with other settings (expected the first "
                               "line `" + header.substr(0, header.size() - 1) + "`)");
-    keep = static_cast<off_t>(header.size());
-    size_t pos = header.size();
-    while (pos < text.size()) {
-      const size_t nl = text.find('\n', pos);
-      if (nl == std::string::npos) break;  // torn last line: the trial was running, redo it
-      TrialRecord r;
-      if (!parse_journal_line(text.substr(pos, nl - pos), r)) break;
-      m_records.push_back(r);
-      pos = nl + 1;
-      keep = static_cast<off_t>(pos);
-    }
+    keep = static_cast<off_t>(c.end);
+    m_records = std::move(c.records);
   }
   m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   if (m_fd < 0) throw ConfigError(path, std::string("cannot open the journal: ") + std::strerror(errno));

@@ -28,6 +28,16 @@ class CurveJournal {
   std::vector<TrialRecord> m_records;
 };
 
+// What a journal file holds: nothing (absent or empty), or a header that does or does not match
+// `fingerprint` and, if it does, the records of the lines after it, up to the first torn or
+// unparsable line; `end` is the byte offset just after the last record kept (or the header).
+struct JournalContents {
+  bool empty = true, matches = false;
+  std::vector<TrialRecord> records;
+  size_t end = 0;
+};
+JournalContents read_journal(const std::string& path, const std::string& fingerprint);
+
 std::string format_journal_line(const TrialRecord& r);
 // Whether the journal at `path` starts with the header of `fingerprint` (false if unreadable).
 bool journal_matches(const std::string& path, const std::string& fingerprint);
