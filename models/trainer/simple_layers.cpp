@@ -71,19 +71,39 @@ class MaxPool final : public Layer<T> {
   std::vector<int32_t> m_arg;
 };
 
+// Branch-free and on restrict-qualified locals, so that GCC vectorises them: the plain
+// `dx[i] = y[i] > 0 ? dy[i] : 0` loads dy only on one side of the branch, so it stayed a scalar
+// loop that mispredicted on half the elements and re-read the lambda's captures after every
+// store (6 ns an element: 11% of an MLP b=1024 step on 2 threads).
+template <class T>
+void relu_forward(const T* __restrict x, T* __restrict y, int64_t lo, int64_t hi) {
+  for (int64_t i = lo; i < hi; ++i) {
+    const T v = x[i];
+    y[i] = v > T(0) ? v : T(0);  // not std::max: NaN and -0 map to +0 as before
+  }
+}
+template <class T>
+void relu_backward(const T* __restrict y, const T* __restrict dy, T* __restrict dx, int64_t lo,
+                   int64_t hi) {
+  for (int64_t i = lo; i < hi; ++i) {
+    const T g = dy[i];
+    dx[i] = y[i] > T(0) ? g : T(0);
+  }
+}
+
 template <class T>
 class Relu final : public Layer<T> {
  public:
   Relu(const ResolvedLayer& l, WorkerPool* pool) : m_n(l.in.elements()), m_pool(pool) {}
   void forward(const T* x, T* y, int64_t batch) override {
-    parallel_for(m_pool, m_n * batch, kParallelMinElements, [&](int64_t lo, int64_t hi) {
-      for (int64_t i = lo; i < hi; ++i) y[i] = x[i] > T(0) ? x[i] : T(0);
+    parallel_for(m_pool, m_n * batch, kParallelMinElements, [x, y](int64_t lo, int64_t hi) {
+      relu_forward(x, y, lo, hi);
     });
   }
   void backward(const T*, const T* y, const T* dy, T* dx, int64_t batch) override {
     if (!dx) return;
-    parallel_for(m_pool, m_n * batch, kParallelMinElements, [&](int64_t lo, int64_t hi) {
-      for (int64_t i = lo; i < hi; ++i) dx[i] = y[i] > T(0) ? dy[i] : T(0);
+    parallel_for(m_pool, m_n * batch, kParallelMinElements, [y, dy, dx](int64_t lo, int64_t hi) {
+      relu_backward(y, dy, dx, lo, hi);
     });
   }
 
