@@ -1,5 +1,6 @@
 #include "models/trainer/gemm.h"
 
+#include "models/trainer/gemm_pack.h"
 #include "models/trainer/worker_pool.h"
 
 #include <algorithm>
@@ -26,12 +27,12 @@ namespace {
 // is read in place, unpacked, for n <= kDirectAMaxN: 256 x n x 784 at n = 4: 40 vs 26 GFLOP/s,
 // n = 16: 80 vs 70, n = 32: even, n >= 64: packing wins by 10-20% (one core of that Xeon).
 constexpr int64_t kDirectAMaxN = 24, kSmallN = 48;
-constexpr int64_t kMr = 32, kNrMax = 12, kKc = 320, kMc = 128, kNc = 3072;
+constexpr int64_t kNrMax = 12, kKc = 320, kMc = 128, kNc = 3072;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 // The depth block: k split into equal parts of at most kKc (784 -> 2 x 392, not 384+384+16).
-int64_t depth_block(int64_t k) { return ceil_div(k, ceil_div(k, kKc)); }
+[[maybe_unused]] int64_t depth_block(int64_t k) { return ceil_div(k, ceil_div(k, kKc)); }
 
 }  // namespace
 
@@ -56,90 +57,6 @@ void GemmWorkspace::reserve(int64_t m, int64_t n, int64_t k) {
 #ifdef __AVX512F__
 
 namespace {
-
-__mmask16 lanes(int64_t n) {
-  if (n <= 0) return 0;
-  if (n >= 16) return 0xFFFF;
-  return static_cast<__mmask16>((1u << n) - 1u);
-}
-
-// out[q] lane r = src[r * ld + q] for r < nrows and q in `cols` (other lanes zero): a 16 x 16
-// transpose in registers (unpack, shuffle, then two 128-bit lane shuffles), ~0.3 shuffles a float
-// against one scalar load and store per float for the plain packing loop.
-void load_transposed(const float* src, int64_t ld, int64_t nrows, __mmask16 cols, __m512 out[16]) {
-  __m512 r[16], t[16];
-  for (int i = 0; i < 16; ++i)
-    r[i] = i < nrows ? _mm512_maskz_loadu_ps(cols, src + i * ld) : _mm512_setzero_ps();
-  for (int i = 0; i < 16; i += 2) {
-    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
-    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
-  }
-  for (int i = 0; i < 16; i += 4) {
-    r[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
-    r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xEE);
-    r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
-    r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xEE);
-  }
-  for (int i = 0; i < 4; ++i) {
-    t[i] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0x88);
-    t[i + 4] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0xDD);
-    t[i + 8] = _mm512_shuffle_f32x4(r[i + 8], r[i + 12], 0x88);
-    t[i + 12] = _mm512_shuffle_f32x4(r[i + 8], r[i + 12], 0xDD);
-  }
-  for (int i = 0; i < 8; ++i) {
-    out[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
-    out[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xDD);
-  }
-}
-
-// Panels of kMr rows of op(A), each stored k-major (kMr floats per depth step), zero-padded.
-void pack_a(Trans ta, const float* a, int64_t lda, int64_t i0, int64_t mc, int64_t p0, int64_t kc,
-            float* dst) {
-  for (int64_t ir = 0; ir < mc; ir += kMr, dst += kMr * kc) {
-    const int64_t rows = std::min(kMr, mc - ir);
-    if (ta == Trans::No) {
-      const __mmask16 m0 = lanes(rows), m1 = lanes(rows - 16);
-      const float* src = a + (i0 + ir) + p0 * lda;
-      for (int64_t p = 0; p < kc; ++p, src += lda) {
-        _mm512_store_ps(dst + p * kMr, _mm512_maskz_loadu_ps(m0, src));
-        _mm512_store_ps(dst + p * kMr + 16, _mm512_maskz_loadu_ps(m1, src + 16));
-      }
-    } else {  // op(A)(i, p) = a[p + i * lda]: a panel row is contiguous in p
-      for (int64_t h = 0; h < kMr; h += 16) {
-        const float* src = a + (i0 + ir + h) * lda + p0;
-        for (int64_t p = 0; p < kc; p += 16) {
-          __m512 t[16];
-          load_transposed(src + p, lda, rows - h, lanes(kc - p), t);
-          for (int64_t q = 0; q < std::min<int64_t>(16, kc - p); ++q)
-            _mm512_store_ps(dst + (p + q) * kMr + h, t[q]);
-        }
-      }
-    }
-  }
-}
-
-// Panels of kNr columns of op(B), each stored k-major (kNr floats per depth step), zero-padded.
-template <int64_t kNr>
-void pack_b(Trans tb, const float* b, int64_t ldb, int64_t p0, int64_t kc, int64_t j0, int64_t nc,
-            float* dst) {
-  for (int64_t jr = 0; jr < nc; jr += kNr, dst += kNr * kc) {
-    const int64_t cols = std::min(kNr, nc - jr);
-    if (tb == Trans::Yes) {  // op(B)(p, j) = b[j + p * ldb]: contiguous in j
-      const __mmask16 m = lanes(cols);
-      const float* src = b + (j0 + jr) + p0 * ldb;
-      for (int64_t p = 0; p < kc; ++p, src += ldb)
-        _mm512_mask_storeu_ps(dst + p * kNr, lanes(kNr), _mm512_maskz_loadu_ps(m, src));
-    } else {  // column j of op(B) is contiguous in p
-      const float* src = b + p0 + (j0 + jr) * ldb;
-      for (int64_t p = 0; p < kc; p += 16) {
-        __m512 t[16];
-        load_transposed(src + p, ldb, cols, lanes(kc - p), t);
-        for (int64_t q = 0; q < std::min<int64_t>(16, kc - p); ++q)
-          _mm512_mask_storeu_ps(dst + (p + q) * kNr, lanes(kNr), t[q]);
-      }
-    }
-  }
-}
 
 // C tile (rows x cols <= kMr x kNr) = (C if acc) + A panel * B panel over kc depth steps. The A
 // panel is read at `ap + p * a_step`: packed (a_step = kMr, packed_a) or straight from a column-major A
@@ -198,13 +115,13 @@ void kernel(int64_t kc, const float* ap, int64_t a_step, bool packed_a, const fl
 
 template <int64_t kNr>
 void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a,
-                   int64_t lda, const float* b, int64_t ldb, float* c, int64_t ldc,
-                   bool accumulate, GemmWorkspace& ws, TileSink* sink, int64_t i_off,
-                   int64_t j_off, int part) {
+                   int64_t lda, const PackedA* pa, const float* b, int64_t ldb, float* c,
+                   int64_t ldc, bool accumulate, GemmWorkspace& ws, TileSink* sink,
+                   int64_t i_off, int64_t j_off, int part) {
   const int64_t kb = depth_block(k);
   float* const wa = ws.a(part);
   float* const wb = ws.b(part);
-  if (ws.a_floats(part) < round_up(std::min(m, kMc), kMr) * kb ||
+  if ((!pa && ws.a_floats(part) < round_up(std::min(m, kMc), kMr) * kb) ||
       ws.b_floats(part) < round_up(std::min(n, kNc), kNr) * kb) {
     std::fprintf(stderr, "sgemm: workspace not reserved for %lld x %lld x %lld (internal bug)\n",
                  static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k));
@@ -212,7 +129,7 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
   }
   // A column-major A is read in place when few columns of C share it: packing it would cost as
   // much as the product (the dense forward at batch 16 re-packed all weights every step).
-  const bool direct_a = ta == Trans::No && n <= kDirectAMaxN;
+  const bool direct_a = !pa && ta == Trans::No && n <= kDirectAMaxN;
   for (int64_t jc = 0; jc < n; jc += kNc) {
     const int64_t nc = std::min(kNc, n - jc);
     for (int64_t pc = 0; pc < k; pc += kb) {
@@ -230,10 +147,14 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
                           std::min(kNr, nc - jr), acc, last, i_off + ic + ir, j_off + jc + jr, part);
           continue;
         }
-        pack_a(ta, a, lda, ic, mc, pc, kc, wa);
+        const float* ap = wa;  // pre-packed (i_off is the part's first row), or packed now
+        if (pa)
+          ap = pa->panels(pc, kc, i_off + ic);
+        else
+          pack_a(ta, a, lda, ic, mc, pc, kc, wa);
         for (int64_t jr = 0; jr < nc; jr += kNr)
           for (int64_t ir = 0; ir < mc; ir += kMr)
-            kernel<kNr>(kc, wa + ir * kc, kMr, true, wb + jr * kc,
+            kernel<kNr>(kc, ap + ir * kc, kMr, true, wb + jr * kc,
                         c + (ic + ir) + (jc + jr) * ldc, ldc, std::min(kMr, mc - ir),
                         std::min(kNr, nc - jr), acc, last, i_off + ic + ir, j_off + jc + jr, part);
       }
@@ -252,6 +173,7 @@ struct Product {
   int64_t m, n, k;
   const float* a;
   int64_t lda;
+  const PackedA* pa;  // instead of (ta, a, lda) if not null
   const float* b;
   int64_t ldb;
   float* c;
@@ -268,16 +190,16 @@ struct Product {
 void sgemm_part(const Product& p, int64_t i0, int64_t i1, int64_t j0, int64_t j1, int part) {
   const int64_t m = i1 - i0, n = j1 - j0;
   if (m < 1 || n < 1) return;
-  const float* a = p.a + (p.ta == Trans::No ? i0 : i0 * p.lda);
+  const float* a = p.pa ? nullptr : p.a + (p.ta == Trans::No ? i0 : i0 * p.lda);
   const float* b = p.b + (p.tb == Trans::No ? j0 * p.ldb : j0);
   float* c = p.c + i0 + j0 * p.ldc;
   // A 32 x 8 tile when n is small and 8 divides it better than 12 (batch 16: 16 columns, not
   // 24 with a third of the FMAs on padding); 32 x 12 otherwise (more FMAs per byte of A from L2).
   if (n < kSmallN && round_up(n, 8) < round_up(n, 12))
-    sgemm_blocked<8>(p.ta, p.tb, m, n, p.k, a, p.lda, b, p.ldb, c, p.ldc, p.accumulate, *p.ws,
+    sgemm_blocked<8>(p.ta, p.tb, m, n, p.k, a, p.lda, p.pa, b, p.ldb, c, p.ldc, p.accumulate, *p.ws,
                      p.sink, i0, j0, part);
   else
-    sgemm_blocked<12>(p.ta, p.tb, m, n, p.k, a, p.lda, b, p.ldb, c, p.ldc, p.accumulate, *p.ws,
+    sgemm_blocked<12>(p.ta, p.tb, m, n, p.k, a, p.lda, p.pa, b, p.ldb, c, p.ldc, p.accumulate, *p.ws,
                       p.sink, i0, j0, part);
 }
 
@@ -307,30 +229,78 @@ void run_part(void* ctx, int part) {
 // at b=16 and the same at b=128, b=1024 and the CNN (means of three alternating runs).
 constexpr double kParallelMinFlops = 1e6;
 
-}  // namespace
-
-void sgemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-           const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate, GemmWorkspace& ws,
-           TileSink* sink) {
+// C = op(A) op(B) with op(A) given by (ta, a, lda) or, if pa, pre-packed.
+void run_product(Product& p) {
+  const int64_t m = p.m, n = p.n, k = p.k;
   if (m < 1 || n < 1) return;
   if (k < 1) {
-    if (!accumulate)
-      for (int64_t j = 0; j < n; ++j) std::fill(c + j * ldc, c + j * ldc + m, 0.0f);
-    if (sink)  // the product is C itself: hand it over tile by tile
+    if (!p.accumulate)
+      for (int64_t j = 0; j < n; ++j) std::fill(p.c + j * p.ldc, p.c + j * p.ldc + m, 0.0f);
+    if (p.sink)  // the product is C itself: hand it over tile by tile
       for (int64_t j = 0; j < n; j += kNrMax)
         for (int64_t i = 0; i < m; i += kMr)
-          sink->tile(i, j, std::min(kMr, m - i), std::min(kNrMax, n - j), c + i + j * ldc, ldc,
-                     0);
+          p.sink->tile(i, j, std::min(kMr, m - i), std::min(kNrMax, n - j), p.c + i + j * p.ldc,
+                       p.ldc, 0);
     return;
   }
-  Product p{ta, tb, m, n, k, a, lda, b, ldb, c, ldc, accumulate, &ws, sink, false, 1};
-  WorkerPool* pool = ws.pool();
+  WorkerPool* pool = p.ws->pool();
   if (pool && pool->threads() > 1 && 2.0 * double(m) * double(n) * double(k) >= kParallelMinFlops) {
     p.parts = pool->threads();
     p.by_rows = n < 24 * p.parts || (m >= n && m >= kMr * p.parts);
     if (p.by_rows ? m >= kMr * p.parts : true) return pool->run(run_part, &p);
   }
   sgemm_part(p, 0, m, 0, n, 0);
+}
+
+}  // namespace
+
+void sgemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+           const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate, GemmWorkspace& ws,
+           TileSink* sink) {
+  Product p{ta, tb, m, n, k, a, lda, nullptr, b, ldb, c, ldc, accumulate, &ws, sink, false, 1};
+  run_product(p);
+}
+
+void sgemm(const PackedA& a, Trans tb, int64_t n, const float* b, int64_t ldb, float* c,
+           int64_t ldc, bool accumulate, GemmWorkspace& ws, TileSink* sink) {
+  Product p{Trans::No, tb, a.rows(), n, a.depth(), nullptr, 0, &a, b, ldb, c, ldc, accumulate,
+            &ws, sink, false, 1};
+  run_product(p);
+}
+
+void PackedA::reserve(int64_t m, int64_t k) {
+  const auto need = static_cast<size_t>(round_up(std::max<int64_t>(m, 0), kMr) * std::max<int64_t>(k, 0));
+  if (need > m_data.size()) m_data.assign(need, 0.0f);
+}
+
+// Depth block after depth block, all rows at once: block [p0, p0 + kc) starts at p0 x
+// round_up(m, kMr) floats (every earlier block is that many rows deep), its row panels kc x kMr
+// floats apart, each laid out as pack_a() lays out a workspace block.
+void PackedA::pack(Trans ta, int64_t m, int64_t k, const float* a, int64_t lda,
+                   WorkerPool* pool) {
+  if (round_up(m, kMr) * k > static_cast<int64_t>(m_data.size())) {
+    std::fprintf(stderr, "PackedA: not reserved for %lld x %lld (internal bug)\n",
+                 static_cast<long long>(m), static_cast<long long>(k));
+    std::abort();
+  }
+  m_m = m;
+  m_k = k;
+  if (m < 1 || k < 1) return;
+  const int64_t kb = depth_block(k);
+  // Panels split across the pool's threads (each writes its own), as the products would split
+  // the packing they did themselves.
+  parallel_for(pool, ceil_div(m, kMr), 2, [&](int64_t lo, int64_t hi) {
+    const int64_t r0 = lo * kMr, rows = std::min(hi * kMr, m) - r0;
+    if (rows < 1) return;
+    for (int64_t pc = 0; pc < k; pc += kb) {
+      const int64_t kc = std::min(kb, k - pc);
+      pack_a(ta, a, lda, r0, rows, pc, kc, m_data.data() + pc * round_up(m, kMr) + r0 * kc);
+    }
+  });
+}
+
+const float* PackedA::panels(int64_t p0, int64_t kc, int64_t r) const {
+  return m_data.data() + p0 * round_up(m_m, kMr) + r * kc;
 }
 
 #else  // no AVX-512: the layers use Eigen's product instead
@@ -341,6 +311,15 @@ void sgemm(Trans, Trans, int64_t, int64_t, int64_t, const float*, int64_t, const
            float*, int64_t, bool, GemmWorkspace&, TileSink*) {
   throw std::logic_error("sgemm: built without AVX-512 (check sgemm_available())");
 }
+void sgemm(const PackedA&, Trans, int64_t, const float*, int64_t, float*, int64_t, bool,
+           GemmWorkspace&, TileSink*) {
+  throw std::logic_error("sgemm: built without AVX-512 (check sgemm_available())");
+}
+void PackedA::reserve(int64_t, int64_t) {}
+void PackedA::pack(Trans, int64_t, int64_t, const float*, int64_t, WorkerPool*) {
+  throw std::logic_error("PackedA: built without AVX-512 (check sgemm_available())");
+}
+const float* PackedA::panels(int64_t, int64_t, int64_t) const { return nullptr; }
 
 #endif
 

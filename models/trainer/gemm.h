@@ -63,6 +63,27 @@ class TileSink {
   ~TileSink() = default;
 };
 
+// op(A) packed once for many products that share it: a convolution's weights, used by every
+// chunk of samples (conv2 of the Simple CNN at batch 128: 128 products a step, each of which
+// re-packed all weights, transposed for the input gradient). Same values as packing per product.
+class PackedA {
+ public:
+  // Space for op(A) of up to m x k; call at construction.
+  void reserve(int64_t m, int64_t k);
+  // Packs op(A) (m x k; A stored as for sgemm()), split across the pool's threads if a pool is
+  // given. Aborts if not reserved (an internal bug).
+  void pack(Trans ta, int64_t m, int64_t k, const float* a, int64_t lda,
+            WorkerPool* pool = nullptr);
+  int64_t rows() const { return m_m; }
+  int64_t depth() const { return m_k; }
+  // The panels of depth block [p0, p0 + kc) from row r (a multiple of the panel height).
+  const float* panels(int64_t p0, int64_t kc, int64_t r) const;
+
+ private:
+  AlignedVector<float> m_data;
+  int64_t m_m = 0, m_k = 0;
+};
+
 // C (m x n, leading dimension ldc) = op(A) (m x k) * op(B) (k x n), plus the old C if
 // `accumulate`. op(A) = A (lda >= m) or A^T (A stored k x m, lda >= k); likewise B. The
 // workspace must have been reserved for at least these sizes. With a sink, the final values go
@@ -71,5 +92,8 @@ class TileSink {
 void sgemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
            const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate, GemmWorkspace& ws,
            TileSink* sink = nullptr);
+// The same with op(A) from pack() (m = a.rows(), k = a.depth()); bit-identical to sgemm().
+void sgemm(const PackedA& a, Trans tb, int64_t n, const float* b, int64_t ldb, float* c,
+           int64_t ldc, bool accumulate, GemmWorkspace& ws, TileSink* sink = nullptr);
 
 }  // namespace kp::trainer_detail

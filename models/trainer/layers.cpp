@@ -130,6 +130,10 @@ class Conv2d final : public Layer<T> {
     m_ws->reserve(m_f, cols, m_kk);  // forward
     m_ws->reserve(m_f, m_kk, cols);  // weight gradient
     m_ws->reserve(m_kk, cols, m_f);  // input gradient (columns)
+    if (m_prepack) {
+      m_w_packed.reserve(m_f, m_kk);
+      m_wt_packed.reserve(m_kk, m_f);
+    }
   }
   void init(std::mt19937_64& rng, WeightInit kind) override {
     init_weights(kind, this->m_w, m_f * m_kk, m_kk, m_k * m_k * m_f, rng);
@@ -137,19 +141,22 @@ class Conv2d final : public Layer<T> {
   }
   void forward(const T* x, T* y, int64_t batch) override {
     const int64_t p = m_ho * m_wo;
+    pack_weights(Trans::No, m_w_packed);
     for (int64_t n0 = 0; n0 < batch; n0 += m_chunk) {
       const int64_t nb = std::min(m_chunk, batch - n0);
       im2col(x, n0, nb);
       MapM<T> Y(y + n0 * m_f * p, m_f, p * nb);
-      gemm(Trans::No, Trans::No, m_f, p * nb, m_kk, this->m_w, m_f, m_col.data(), m_kk, Y.data(),
-           m_f, false, *m_ws);
+      weight_product(Trans::No, m_w_packed, p * nb, m_col.data(), m_kk, Y.data(), m_f);
       if (m_bias) Y.colwise() += MapV<T>(this->m_w + m_f * m_kk, m_f);
     }
   }
   void backward(const T* x, const T*, const T* dy, T* dx, int64_t batch) override {
     const int64_t p = m_ho * m_wo;
     if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f).setZero();
-    if (dx) std::fill(dx, dx + batch * m_c * m_h * m_w_in, T(0));
+    if (dx) {
+      std::fill(dx, dx + batch * m_c * m_h * m_w_in, T(0));
+      pack_weights(Trans::Yes, m_wt_packed);
+    }
     for (int64_t n0 = 0; n0 < batch; n0 += m_chunk) {
       const int64_t nb = std::min(m_chunk, batch - n0);
       im2col(x, n0, nb);
@@ -158,8 +165,7 @@ class Conv2d final : public Layer<T> {
            m_f, n0 > 0, *m_ws);
       if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f) += CMapM<T>(dyc, m_f, p * nb).rowwise().sum();
       if (dx) {
-        gemm(Trans::Yes, Trans::No, m_kk, p * nb, m_f, this->m_w, m_f, dyc, m_f, m_col.data(),
-             m_kk, false, *m_ws);
+        weight_product(Trans::Yes, m_wt_packed, p * nb, dyc, m_f, m_col.data(), m_kk);
         col2im(dx, n0, nb);
       }
     }
@@ -210,6 +216,24 @@ class Conv2d final : public Layer<T> {
           [](T* col, int64_t len) { std::fill(col, col + len, T(0)); });
     });
   }
+  // op(W) (m_f x m_kk or its transpose), packed once a step for the AVX-512 sgemm: conv2 of the
+  // Simple CNN runs one product per sample (its chunk), which re-packed all weights each time.
+  void pack_weights(Trans op, PackedA& packed) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (m_prepack)
+        packed.pack(op, op == Trans::No ? m_f : m_kk, op == Trans::No ? m_kk : m_f, this->m_w, m_f,
+                    m_ws->pool());
+    }
+  }
+  // C (ldc) = op(W) B, B (k x n, ldb) with k the other side of op(W).
+  void weight_product(Trans op, const PackedA& packed, int64_t n, const T* b, int64_t ldb, T* c,
+                      int64_t ldc) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (m_prepack) return sgemm(packed, Trans::No, n, b, ldb, c, ldc, false, *m_ws);
+    }
+    gemm(op, Trans::No, op == Trans::No ? m_f : m_kk, n, op == Trans::No ? m_kk : m_f, this->m_w,
+         m_f, b, ldb, c, ldc, false, *m_ws);
+  }
   // One thread: neighbouring patches add into the same inputs.
   void col2im(T* dx, int64_t n0, int64_t nb) {
     for_each_patch_row(
@@ -225,6 +249,8 @@ class Conv2d final : public Layer<T> {
   bool m_bias;
   GemmWorkspace* m_ws;
   AlignedVector<T> m_col;
+  bool m_prepack = std::is_same_v<T, float> && sgemm_available();
+  PackedA m_w_packed, m_wt_packed;  // op(W) for the forward and the input gradient
 };
 
 }  // namespace

@@ -157,6 +157,48 @@ TEST(Sgemm, ThreadPoolSplitIsBitIdentical) {
       }
 }
 
+// Weights packed once (a convolution's, shared by its chunks of samples) give the same bits as
+// packing them inside each product: every transpose, partial tiles and depth blocks, few columns
+// (where the plain product reads A in place), a sink, and split across a pool by rows or columns.
+TEST(Sgemm, PrePackedAIsBitIdenticalToPackingPerProduct) {
+  if (!sgemm_available()) GTEST_SKIP() << "built without AVX-512";
+  const int64_t shapes[][3] = {{64, 196, 800}, {800, 196, 64}, {32, 784, 25}, {70, 20, 333},
+                               {33, 300, 90}, {256, 16, 784}};
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1, 1);
+  WorkerPool pool(2);
+  for (int threads : {1, 2})
+    for (const auto& s : shapes)
+      for (Trans ta : {Trans::No, Trans::Yes})
+        for (Trans tb : {Trans::No, Trans::Yes}) {
+          const int64_t m = s[0], n = s[1], k = s[2];
+          std::vector<float> a(size_t(m * k)), b(size_t(k * n)), c0(size_t(m * n));
+          for (float& v : a) v = u(rng);
+          for (float& v : b) v = u(rng);
+          for (float& v : c0) v = u(rng);
+          const int64_t lda = ta == Trans::No ? m : k, ldb = tb == Trans::No ? k : n;
+          GemmWorkspace ws;
+          if (threads > 1) ws.set_pool(&pool);
+          ws.reserve(m, n, k);
+          std::vector<float> plain = c0, packed = c0, scratch = c0;
+          sgemm(ta, tb, m, n, k, a.data(), lda, b.data(), ldb, plain.data(), m, true, ws);
+          PackedA pa;
+          pa.reserve(m + 5, k + 7);  // reserved larger, as a layer reserves for its largest use
+          pa.pack(ta, m, k, a.data(), lda, threads > 1 ? &pool : nullptr);
+          ASSERT_EQ(pa.rows(), m);
+          ASSERT_EQ(pa.depth(), k);
+          sgemm(pa, tb, n, b.data(), ldb, packed.data(), m, true, ws);
+          CollectingSink sink(m, n);
+          sgemm(pa, tb, n, b.data(), ldb, scratch.data(), m, true, ws, &sink);
+          for (size_t i = 0; i < plain.size(); ++i) {
+            ASSERT_EQ(packed[i], plain[i]) << threads << " threads, m " << m << " n " << n
+                                           << " k " << k << " at " << i;
+            ASSERT_EQ(sink.hits[i], 1);
+            ASSERT_EQ(sink.values[i], plain[i]);
+          }
+        }
+}
+
 // A workspace reserved for a depth serves every smaller one, although a smaller depth can be
 // split into larger blocks: 10192 = 32 x 319 (rounded), 8624 = 27 x 320 (the last, shorter
 // chunk of samples of a convolution's weight gradient). sgemm aborts if a buffer is short.
