@@ -234,15 +234,22 @@ class Conv2d final : public Layer<T> {
     gemm(op, Trans::No, op == Trans::No ? m_f : m_kk, n, op == Trans::No ? m_kk : m_f, this->m_w,
          m_f, b, ldb, c, ldc, false, *m_ws);
   }
-  // One thread: neighbouring patches add into the same inputs.
+  // Split by input rows: neighbouring patches add into the same inputs, so each thread walks
+  // every patch row but adds only those landing in its own rows of dx, in the same order as
+  // one thread would (each element's sequence of additions is unchanged).
   void col2im(T* dx, int64_t n0, int64_t nb) {
-    for_each_patch_row(
-        n0, 0, nb * m_ho * m_wo,
-        [dx](T* col, int64_t off, int64_t len) {
-          T* d = dx + off;
-          for (int64_t i = 0; i < len; ++i) d[i] += col[i];
-        },
-        [](T*, int64_t) {});
+    const int64_t row_floats = m_w_in * m_c;
+    parallel_for(m_ws->pool(), m_h, 2, [&](int64_t h_lo, int64_t h_hi) {
+      for_each_patch_row(
+          n0, 0, nb * m_ho * m_wo,
+          [=](T* col, int64_t off, int64_t len) {
+            const int64_t ih = off / row_floats % m_h;
+            if (ih < h_lo || ih >= h_hi) return;
+            T* d = dx + off;
+            for (int64_t i = 0; i < len; ++i) d[i] += col[i];
+          },
+          [](T*, int64_t) {});
+    });
   }
 
   int64_t m_c, m_h, m_w_in, m_f, m_ho, m_wo, m_k, m_s, m_pt = 0, m_pl = 0, m_kk = 0, m_chunk = 1;
