@@ -12,11 +12,35 @@
 
 namespace kp {
 
+namespace {
+
+// The layers (without the loss) in the order the trainer runs them: a ReLU followed by a max-pool
+// runs after it instead, on a quarter of the elements. Same values: ReLU is monotonic, so
+// max(relu(x)) = relu(max(x)) exactly, and the gradients match too (where the window's maximum
+// is <= 0 both give zero; elsewhere both pick the same first maximum).
+std::vector<ResolvedLayer> trainer_order(const ResolvedNetwork& net) {
+  std::vector<ResolvedLayer> order(net.layers.begin(), net.layers.end() - 1);
+  for (size_t i = 0; i + 1 < order.size(); ++i)
+    if (order[i].spec.kind == LayerKind::Relu && order[i + 1].spec.kind == LayerKind::MaxPool) {
+      ResolvedLayer pool = order[i + 1], relu = order[i];
+      pool.in = relu.in;
+      relu.in = relu.out = pool.out;
+      order[i] = pool;
+      order[i + 1] = relu;
+      ++i;
+    }
+  return order;
+}
+
+}  // namespace
+
 template <class T>
 struct Network<T>::Impl {
   std::vector<std::unique_ptr<trainer_detail::Layer<T>>> layers;
-  std::vector<AlignedVector<T>> acts;   // acts[0] = input, acts[i + 1] = output of layer i
-  std::vector<AlignedVector<T>> dacts;  // gradient of the loss w.r.t. acts[i]
+  std::vector<AlignedVector<T>> storage;  // the activations and their gradients
+  std::vector<T*> acts;   // acts[0] = input, acts[i + 1] = output of layer i
+  std::vector<T*> dacts;  // gradient of the loss w.r.t. acts[i]
+  std::vector<char> alias;  // layer i is a flatten: acts[i + 1] is acts[i], and it is skipped
   AlignedVector<T> params, grads;
   std::unique_ptr<trainer_detail::WorkerPool> pool;  // helpers of a multi-threaded trial
   trainer_detail::GemmWorkspace gemm_ws;  // packing space of every layer's products
@@ -27,7 +51,7 @@ struct Network<T>::Impl {
 
   // Softmax cross-entropy on the logits (classes, batch); writes d(mean loss)/d logits to dlogits.
   double loss(const int32_t* labels, int64_t batch, T* dlogits, int64_t* errors) {
-    const T* z = acts.back().data();
+    const T* z = acts.back();
     double total = 0;
     for (int64_t n = 0; n < batch; ++n) {
       const T* zn = z + n * classes;
@@ -56,7 +80,7 @@ struct Network<T>::Impl {
       throw std::invalid_argument("batch " + std::to_string(batch) + " outside [1, max_batch]");
     for (auto& l : layers) l->set_training(training);
     for (size_t i = 0; i < layers.size(); ++i)
-      layers[i]->forward(acts[i].data(), acts[i + 1].data(), batch);
+      if (!alias[i]) layers[i]->forward(acts[i], acts[i + 1], batch);
   }
 };
 
@@ -77,15 +101,23 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
   m->max_batch = max_batch;
   m->in_elems = net.input.elements();
   m->classes = net.layers.back().in.elements();
-  m->acts.emplace_back(static_cast<size_t>(m->in_elems * max_batch));
-  m->dacts.emplace_back(static_cast<size_t>(m->in_elems * max_batch));
+  m->storage.reserve(2 * net.layers.size());  // no reallocation: acts keeps pointers into it
+  auto buffer = [&](int64_t elements) {
+    m->storage.emplace_back(static_cast<size_t>(elements * max_batch));
+    return m->storage.back().data();
+  };
+  m->acts.push_back(buffer(m->in_elems));
+  m->dacts.push_back(buffer(m->in_elems));
   int64_t total = 0;
-  for (size_t i = 0; i + 1 < net.layers.size(); ++i) {
-    const ResolvedLayer& l = net.layers[i];
+  const std::vector<ResolvedLayer> order = trainer_order(net);
+  for (const ResolvedLayer& l : order) {
     m->layers.push_back(trainer_detail::make_layer<T>(l, max_batch, &m->gemm_ws));
     total += m->layers.back()->param_count();
-    m->acts.emplace_back(static_cast<size_t>(l.out.elements() * max_batch));
-    m->dacts.emplace_back(static_cast<size_t>(l.out.elements() * max_batch));
+    // A flatten keeps the memory order (HWC), so its output is its input: no copy either way.
+    const bool flat = l.spec.kind == LayerKind::Flatten;
+    m->alias.push_back(flat);
+    m->acts.push_back(flat ? m->acts.back() : buffer(l.out.elements()));
+    m->dacts.push_back(flat ? m->dacts.back() : buffer(l.out.elements()));
   }
   m->params.assign(static_cast<size_t>(total), T(0));
   m->grads.assign(static_cast<size_t>(total), T(0));
@@ -101,8 +133,8 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
     WeightGradBlock<T> r;
     if (m->layers[i]->weight_matrix(&r.rows, &r.cols)) {
       r.offset = off;
-      r.dy = m->dacts[i + 1].data();
-      r.x = m->acts[i].data();
+      r.dy = m->dacts[i + 1];
+      r.x = m->acts[i];
       r.grad = m->grads.data() + off;
       r.ws = &m->gemm_ws;
       m->blocks.push_back(r);
@@ -134,11 +166,11 @@ const T* Network<T>::params() const { return m->params.data(); }
 template <class T>
 const T* Network<T>::grads() const { return m->grads.data(); }
 template <class T>
-T* Network<T>::input() { return m->acts[0].data(); }
+T* Network<T>::input() { return m->acts[0]; }
 template <class T>
 void Network<T>::set_compute_input_grad(bool on) { m->input_grad = on; }
 template <class T>
-const T* Network<T>::input_grad() const { return m->dacts[0].data(); }
+const T* Network<T>::input_grad() const { return m->dacts[0]; }
 
 template <class T>
 void Network<T>::set_defer_weight_grads(bool on) {
@@ -159,10 +191,11 @@ double Network<T>::forward_backward(const int32_t* labels, int64_t batch) {
       b.batch = batch;
       m->deferred.push_back(b);
     }
-  const double loss = m->loss(labels, batch, m->dacts.back().data(), nullptr) / double(batch);
+  const double loss = m->loss(labels, batch, m->dacts.back(), nullptr) / double(batch);
   for (size_t i = m->layers.size(); i-- > 0;) {
-    T* dx = (i > 0 || m->input_grad) ? m->dacts[i].data() : nullptr;
-    m->layers[i]->backward(m->acts[i].data(), m->acts[i + 1].data(), m->dacts[i + 1].data(), dx,
+    if (m->alias[i]) continue;
+    T* dx = (i > 0 || m->input_grad) ? m->dacts[i] : nullptr;
+    m->layers[i]->backward(m->acts[i], m->acts[i + 1], m->dacts[i + 1], dx,
                            batch);
   }
   return loss;
