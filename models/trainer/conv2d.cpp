@@ -1,0 +1,240 @@
+// GCC 12 flags its own AVX-512 intrinsics (_mm512_undefined_ps) inside Eigen's float packing.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include "models/trainer/conv2d.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+#ifdef __AVX512F__
+#include <immintrin.h>
+#endif
+
+#include "models/trainer/aligned_vector.h"
+#include "models/trainer/layer_gemm.h"
+#include "models/trainer/worker_pool.h"
+
+namespace kp::trainer_detail {
+
+namespace {
+
+// im2col + GEMM, in chunks of samples so the column buffer stays cache-sized for any batch: at
+// most 2^18 floats (1 MiB, or one sample if larger), half of the Xeon's 2 MiB L2, which leaves
+// room for the GEMM's packed panels. With 4 MiB chunks the buffer went to L3 and back: Simple
+// CNN b=128 775 -> 839 samples/s (bench_trainer, ten alternating runs each). The chunk sets
+// the weight gradient's summation order (its depth), so changing it changes the trajectories.
+template <class T>
+class Conv2d final : public Layer<T> {
+ public:
+  Conv2d(const ResolvedLayer& l, int64_t max_batch, GemmWorkspace* ws)
+      : m_c(l.in.c), m_h(l.in.h), m_w_in(l.in.w), m_f(l.out.c), m_ho(l.out.h), m_wo(l.out.w),
+        m_k(l.spec.kernel), m_s(l.spec.stride), m_bias(l.spec.bias), m_ws(ws) {
+    m_pt = pad_before(m_h, m_ho, m_k, m_s, l.spec.padding);
+    m_pl = pad_before(m_w_in, m_wo, m_k, m_s, l.spec.padding);
+    m_kk = m_k * m_k * m_c;
+    this->m_params = m_f * m_kk + (m_bias ? m_f : 0);
+    const int64_t per_sample = m_kk * m_ho * m_wo;
+    m_chunk = std::clamp<int64_t>((int64_t{1} << 18) / std::max<int64_t>(per_sample, 1), 1,
+                                  std::max<int64_t>(max_batch, 1));
+    m_col.resize(static_cast<size_t>(per_sample * m_chunk));
+    const int64_t cols = m_ho * m_wo * m_chunk;
+    m_ws->reserve(m_f, cols, m_kk);  // forward
+    m_ws->reserve(m_f, m_kk, cols);  // weight gradient
+    m_ws->reserve(m_kk, cols, m_f);  // input gradient (columns)
+    if (m_prepack) {
+      m_w_packed.reserve(m_f, m_kk);
+      m_wt_packed.reserve(m_kk, m_f);
+    }
+  }
+  void init(std::mt19937_64& rng, WeightInit kind) override {
+    init_weights(kind, this->m_w, m_f * m_kk, m_kk, m_k * m_k * m_f, rng);
+    if (m_bias) std::fill(this->m_w + m_f * m_kk, this->m_w + this->m_params, T(0));
+  }
+  void forward(const T* x, T* y, int64_t batch) override {
+    const int64_t p = m_ho * m_wo;
+    pack_weights(Trans::No, m_w_packed);
+    for (int64_t n0 = 0; n0 < batch; n0 += m_chunk) {
+      const int64_t nb = std::min(m_chunk, batch - n0);
+      im2col(x, n0, nb);
+      MapM<T> Y(y + n0 * m_f * p, m_f, p * nb);
+      weight_product(Trans::No, m_w_packed, p * nb, m_col.data(), m_kk, Y.data(), m_f);
+      if (m_bias) Y.colwise() += MapV<T>(this->m_w + m_f * m_kk, m_f);
+    }
+  }
+  void backward(const T* x, const T*, const T* dy, T* dx, int64_t batch) override {
+    const int64_t p = m_ho * m_wo;
+    if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f).setZero();
+    if (dx) {
+      std::fill(dx, dx + batch * m_c * m_h * m_w_in, T(0));
+      pack_weights(Trans::Yes, m_wt_packed);
+    }
+    for (int64_t n0 = 0; n0 < batch; n0 += m_chunk) {
+      const int64_t nb = std::min(m_chunk, batch - n0);
+      im2col(x, n0, nb);
+      const T* dyc = dy + n0 * m_f * p;
+      gemm(Trans::No, Trans::Yes, m_f, m_kk, p * nb, dyc, m_f, m_col.data(), m_kk, this->m_dw,
+           m_f, n0 > 0, *m_ws);
+      if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f) += CMapM<T>(dyc, m_f, p * nb).rowwise().sum();
+      if (dx) {
+        weight_product(Trans::Yes, m_wt_packed, p * nb, dyc, m_f, m_col.data(), m_kk);
+        col2im(dx, n0, nb);
+      }
+    }
+  }
+
+ private:
+  // For the pixels [q_lo, q_hi) of the chunk that starts at sample n0 (pixel q at column q of
+  // the buffer), calls f(col, off, len) for each run of one patch row (fixed n, oh, ow, kh)
+  // whose kernel columns fall inside the image: in HWC those len = (kw_hi - kw_lo) * C floats
+  // are contiguous in both x (from off) and the column buffer; z(col, len) for the runs in the
+  // padding. The order (n, oh, ow, kh, kw, c) is the element-wise order, so col2im adds into
+  // each dx element in the same sequence as one element at a time would.
+  template <class F, class Z>
+  void for_each_patch_row(int64_t n0, int64_t q_lo, int64_t q_hi, F&& f, Z&& z) {
+    const int64_t kc = m_k * m_c, pixels = m_ho * m_wo;
+    T* col = m_col.data() + q_lo * m_kk;
+    int64_t n = n0 + q_lo / pixels, oh = q_lo % pixels / m_wo, ow = q_lo % m_wo;
+    for (int64_t q = q_lo; q < q_hi; ++q, col += m_kk) {  // pixel q of the chunk: (n, oh, ow)
+      if (q > q_lo && ++ow == m_wo) {
+        ow = 0;
+        if (++oh == m_ho) {
+          oh = 0;
+          ++n;
+        }
+      }
+      const int64_t iw0 = ow * m_s - m_pl;
+      const int64_t lo = std::clamp<int64_t>(-iw0, 0, m_k);
+      const int64_t hi = std::clamp<int64_t>(m_w_in - iw0, lo, m_k);
+      for (int64_t kh = 0; kh < m_k; ++kh) {
+        T* c = col + kh * kc;
+        const int64_t ih = oh * m_s - m_pt + kh;
+        if (ih < 0 || ih >= m_h || hi == lo) {
+          z(c, kc);
+          continue;
+        }
+        z(c, lo * m_c);
+        f(c + lo * m_c, ((n * m_h + ih) * m_w_in + iw0 + lo) * m_c, (hi - lo) * m_c);
+        z(c + hi * m_c, (m_k - hi) * m_c);
+      }
+    }
+  }
+  // Pixels split across a trial's threads: each writes its own columns.
+  void im2col(const T* x, int64_t n0, int64_t nb) {
+    parallel_for(m_ws->pool(), nb * m_ho * m_wo, 64, [&](int64_t lo, int64_t hi) {
+#ifdef __AVX512F__
+      if constexpr (std::is_same_v<T, float>) {
+        if (m_kk > 16 && m_kk <= 32) return im2col_small_patches(x, n0, lo, hi);
+      }
+#endif
+      for_each_patch_row(
+          n0, lo, hi,
+          [x](T* col, int64_t off, int64_t len) { std::copy(x + off, x + off + len, col); },
+          [](T* col, int64_t len) { std::fill(col, col + len, T(0)); });
+    });
+  }
+#ifdef __AVX512F__
+  // im2col for patches of <= 32 floats (conv1 of the Simple CNN: 5 x 5 x 1 channel): a pixel's
+  // patch is assembled in two registers, each patch row by one masked load placed at its lanes
+  // (padding lanes masked off: zeros, as the general path writes), then stored whole, instead
+  // of five 5-float copies and fills through the general loop.
+  void im2col_small_patches(const float* x, int64_t n0, int64_t q_lo, int64_t q_hi) {
+    const int64_t pixels = m_ho * m_wo, row = m_k * m_c;
+    const uint32_t all = (1u << row) - 1u;
+    float* col = m_col.data() + q_lo * m_kk;
+    // Pixel q = (n, oh, ow), counted up rather than divided out (three divisions cost more than
+    // the copy).
+    int64_t n = n0 + q_lo / pixels, oh = q_lo % pixels / m_wo, ow = q_lo % m_wo;
+    for (int64_t q = q_lo; q < q_hi; ++q, col += m_kk) {
+      if (q > q_lo && ++ow == m_wo) {
+        ow = 0;
+        if (++oh == m_ho) {
+          oh = 0;
+          ++n;
+        }
+      }
+      const int64_t iw0 = ow * m_s - m_pl;
+      const int64_t lo = std::clamp<int64_t>(-iw0, 0, m_k) * m_c;
+      const int64_t hi = std::clamp<int64_t>(m_w_in - iw0, 0, m_k) * m_c;
+      const uint32_t in = hi > lo ? (all >> (row - hi)) & (all << lo) : 0u;
+      __m512 v0 = _mm512_setzero_ps(), v1 = _mm512_setzero_ps();
+      for (int64_t kh = 0; kh < m_k; ++kh) {
+        const int64_t ih = oh * m_s - m_pt + kh;
+        if (ih < 0 || ih >= m_h) continue;
+        const int64_t at = kh * row;  // the first lane of this patch row
+        const uint32_t lanes = in << at;
+        // Input column iw0 of row ih sits at lane `at`: the addresses are formed as integers
+        // (they can precede x in the padding; those lanes are masked off and never read).
+        const auto base = reinterpret_cast<uintptr_t>(x) +
+                          static_cast<uintptr_t>(((n * m_h + ih) * m_w_in + iw0) * m_c - at) *
+                              sizeof(float);
+        // Zero-masked loads ORed in (the lanes are disjoint): merge-masked loads would chain
+        // each load's latency onto the previous one's.
+        v0 = _mm512_or_ps(v0, _mm512_maskz_loadu_ps(static_cast<__mmask16>(lanes),
+                                                    reinterpret_cast<const float*>(base)));
+        v1 = _mm512_or_ps(v1, _mm512_maskz_loadu_ps(
+                                  static_cast<__mmask16>(lanes >> 16),
+                                  reinterpret_cast<const float*>(base + 16 * sizeof(float))));
+      }
+      _mm512_storeu_ps(col, v0);
+      _mm512_mask_storeu_ps(col + 16, static_cast<__mmask16>((1u << (m_kk - 16)) - 1u), v1);
+    }
+  }
+#endif
+  // op(W) (m_f x m_kk or its transpose), packed once a step for the AVX-512 sgemm: conv2 of the
+  // Simple CNN runs one product per sample (its chunk), which re-packed all weights each time.
+  void pack_weights(Trans op, PackedA& packed) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (m_prepack)
+        packed.pack(op, op == Trans::No ? m_f : m_kk, op == Trans::No ? m_kk : m_f, this->m_w, m_f,
+                    m_ws->pool());
+    }
+  }
+  // C (ldc) = op(W) B, B (k x n, ldb) with k the other side of op(W).
+  void weight_product(Trans op, const PackedA& packed, int64_t n, const T* b, int64_t ldb, T* c,
+                      int64_t ldc) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (m_prepack) return sgemm(packed, Trans::No, n, b, ldb, c, ldc, false, *m_ws);
+    }
+    gemm(op, Trans::No, op == Trans::No ? m_f : m_kk, n, op == Trans::No ? m_kk : m_f, this->m_w,
+         m_f, b, ldb, c, ldc, false, *m_ws);
+  }
+  // Split by input rows: neighbouring patches add into the same inputs, so each thread walks
+  // every patch row but adds only those landing in its own rows of dx, in the same order as
+  // one thread would (each element's sequence of additions is unchanged).
+  void col2im(T* dx, int64_t n0, int64_t nb) {
+    const int64_t row_floats = m_w_in * m_c;
+    parallel_for(m_ws->pool(), m_h, 2, [&](int64_t h_lo, int64_t h_hi) {
+      for_each_patch_row(
+          n0, 0, nb * m_ho * m_wo,
+          [=](T* col, int64_t off, int64_t len) {
+            const int64_t ih = off / row_floats % m_h;
+            if (ih < h_lo || ih >= h_hi) return;
+            T* d = dx + off;
+            for (int64_t i = 0; i < len; ++i) d[i] += col[i];
+          },
+          [](T*, int64_t) {});
+    });
+  }
+
+  int64_t m_c, m_h, m_w_in, m_f, m_ho, m_wo, m_k, m_s, m_pt = 0, m_pl = 0, m_kk = 0, m_chunk = 1;
+  bool m_bias;
+  GemmWorkspace* m_ws;
+  AlignedVector<T> m_col;
+  bool m_prepack = std::is_same_v<T, float> && sgemm_available();
+  PackedA m_w_packed, m_wt_packed;  // op(W) for the forward and the input gradient
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<Layer<T>> make_conv2d(const ResolvedLayer& l, int64_t max_batch,
+                                      GemmWorkspace* ws) {
+  return std::make_unique<Conv2d<T>>(l, max_batch, ws);
+}
+
+template std::unique_ptr<Layer<float>> make_conv2d<float>(const ResolvedLayer&, int64_t,
+                                                          GemmWorkspace*);
+template std::unique_ptr<Layer<double>> make_conv2d<double>(const ResolvedLayer&, int64_t,
+                                                            GemmWorkspace*);
+
+}  // namespace kp::trainer_detail

@@ -1,0 +1,15 @@
+#pragma once
+// The convolution layer (im2col + GEMM; conv2d.cpp). With a worker pool in the workspace, its
+// products, im2col and col2im split across the pool's threads, each value computed as on one
+// thread. Internal to kp_trainer.
+#include <memory>
+
+#include "models/trainer/layers.h"
+
+namespace kp::trainer_detail {
+
+template <class T>
+std::unique_ptr<Layer<T>> make_conv2d(const ResolvedLayer& layer, int64_t max_batch,
+                                      GemmWorkspace* ws);
+
+}  // namespace kp::trainer_detail
