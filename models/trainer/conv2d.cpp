@@ -74,7 +74,8 @@ class Conv2d final : public Layer<T> {
       const T* dyc = dy + n0 * m_f * p;
       gemm(Trans::No, Trans::Yes, m_f, m_kk, p * nb, dyc, m_f, m_col.data(), m_kk, this->m_dw,
            m_f, n0 > 0, *m_ws);
-      if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f) += CMapM<T>(dyc, m_f, p * nb).rowwise().sum();
+      if (m_bias)
+        MapV<T>(this->m_dw + m_f * m_kk, m_f) += CMapM<T>(dyc, m_f, p * nb).rowwise().sum();
       if (dx) {
         weight_product(Trans::Yes, m_wt_packed, p * nb, dyc, m_f, m_col.data(), m_kk);
         col2im(dx, n0, nb);

@@ -59,8 +59,8 @@ void GemmWorkspace::reserve(int64_t m, int64_t n, int64_t k) {
 namespace {
 
 // C tile (rows x cols <= kMr x kNr) = (C if acc) + A panel * B panel over kc depth steps. The A
-// panel is read at `ap + p * a_step`: packed (a_step = kMr, packed_a) or straight from a column-major A
-// (a_step = lda), masked to `rows`. Each C element is one chain of FMAs over p starting from
+// panel is read at `ap + p * a_step`: packed (a_step = kMr, packed_a) or straight from a
+// column-major A (a_step = lda), masked to `rows`. Each C element is one chain of FMAs over p starting from
 // zero, whatever the tile shape: the result depends only on (m, n, k), not on the blocking.
 // A packed panel is zero-padded to kMr rows, so it is read with plain loads: a zero-masked
 // load also takes an FMA port here (the micro-kernel alone in L1: 125-146 -> 138-159 GFLOP/s);
@@ -82,8 +82,8 @@ void depth_loop(int64_t kc, const float* ap, int64_t a_step, const float* bp, __
 
 template <int64_t kNr>
 void kernel(int64_t kc, const float* ap, int64_t a_step, bool packed_a, const float* bp, float* c,
-            int64_t ldc, int64_t rows, int64_t cols, bool acc, TileSink* sink, int64_t i0, int64_t j0,
-            int part) {
+            int64_t ldc, int64_t rows, int64_t cols, bool acc, TileSink* sink, int64_t i0,
+            int64_t j0, int part) {
   __m512 c0[kNr], c1[kNr];
 #pragma GCC unroll 16
   for (int j = 0; j < kNr; ++j) c0[j] = c1[j] = _mm512_setzero_ps();
@@ -144,7 +144,8 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
             for (int64_t jr = 0; jr < nc; jr += kNr)
               kernel<kNr>(kc, a + (ic + ir) + pc * lda, lda, false, wb + jr * kc,
                           c + (ic + ir) + (jc + jr) * ldc, ldc, std::min(kMr, mc - ir),
-                          std::min(kNr, nc - jr), acc, last, i_off + ic + ir, j_off + jc + jr, part);
+                          std::min(kNr, nc - jr), acc, last, i_off + ic + ir, j_off + jc + jr,
+                          part);
           continue;
         }
         const float* ap = wa;  // pre-packed (i_off is the part's first row), or packed now
@@ -196,11 +197,11 @@ void sgemm_part(const Product& p, int64_t i0, int64_t i1, int64_t j0, int64_t j1
   // A 32 x 8 tile when n is small and 8 divides it better than 12 (batch 16: 16 columns, not
   // 24 with a third of the FMAs on padding); 32 x 12 otherwise (more FMAs per byte of A from L2).
   if (n < kSmallN && round_up(n, 8) < round_up(n, 12))
-    sgemm_blocked<8>(p.ta, p.tb, m, n, p.k, a, p.lda, p.pa, b, p.ldb, c, p.ldc, p.accumulate, *p.ws,
-                     p.sink, i0, j0, part);
+    sgemm_blocked<8>(p.ta, p.tb, m, n, p.k, a, p.lda, p.pa, b, p.ldb, c, p.ldc, p.accumulate,
+                     *p.ws, p.sink, i0, j0, part);
   else
-    sgemm_blocked<12>(p.ta, p.tb, m, n, p.k, a, p.lda, p.pa, b, p.ldb, c, p.ldc, p.accumulate, *p.ws,
-                      p.sink, i0, j0, part);
+    sgemm_blocked<12>(p.ta, p.tb, m, n, p.k, a, p.lda, p.pa, b, p.ldb, c, p.ldc, p.accumulate,
+                      *p.ws, p.sink, i0, j0, part);
 }
 
 // Part `part` of `parts` of [0, extent) in units of `unit` (a tile edge, so no tile straddles).
@@ -269,7 +270,8 @@ void sgemm(const PackedA& a, Trans tb, int64_t n, const float* b, int64_t ldb, f
 }
 
 void PackedA::reserve(int64_t m, int64_t k) {
-  const auto need = static_cast<size_t>(round_up(std::max<int64_t>(m, 0), kMr) * std::max<int64_t>(k, 0));
+  const auto need =
+      static_cast<size_t>(round_up(std::max<int64_t>(m, 0), kMr) * std::max<int64_t>(k, 0));
   if (need > m_data.size()) m_data.assign(need, 0.0f);
 }
 
