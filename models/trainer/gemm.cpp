@@ -60,8 +60,9 @@ namespace {
 
 // C tile (rows x cols <= kMr x kNr) = (C if acc) + A panel * B panel over kc depth steps. The A
 // panel is read at `ap + p * a_step`: packed (a_step = kMr, packed_a) or straight from a
-// column-major A (a_step = lda), masked to `rows`. Each C element is one chain of FMAs over p starting from
-// zero, whatever the tile shape: the result depends only on (m, n, k), not on the blocking.
+// column-major A (a_step = lda), masked to `rows`. Each C element is one chain of FMAs over p
+// starting from zero, whatever the tile shape: the result depends only on (m, n, k), not on the
+// blocking.
 // A packed panel is zero-padded to kMr rows, so it is read with plain loads: a zero-masked
 // load also takes an FMA port here (the micro-kernel alone in L1: 125-146 -> 138-159 GFLOP/s);
 // the padding rows' sums are never stored.
