@@ -92,17 +92,9 @@ class Conv2d final : public Layer<T> {
   // each dx element in the same sequence as one element at a time would.
   template <class F, class Z>
   void for_each_patch_row(int64_t n0, int64_t q_lo, int64_t q_hi, F&& f, Z&& z) {
-    const int64_t kc = m_k * m_c, pixels = m_ho * m_wo;
-    T* col = m_col.data() + q_lo * m_kk;
-    int64_t n = n0 + q_lo / pixels, oh = q_lo % pixels / m_wo, ow = q_lo % m_wo;
-    for (int64_t q = q_lo; q < q_hi; ++q, col += m_kk) {  // pixel q of the chunk: (n, oh, ow)
-      if (q > q_lo && ++ow == m_wo) {
-        ow = 0;
-        if (++oh == m_ho) {
-          oh = 0;
-          ++n;
-        }
-      }
+    const int64_t kc = m_k * m_c;
+    for_each_pixel(n0, q_lo, q_hi, [&](int64_t q, int64_t n, int64_t oh, int64_t ow) {
+      T* col = m_col.data() + q * m_kk;
       const int64_t iw0 = ow * m_s - m_pl;
       const int64_t lo = std::clamp<int64_t>(-iw0, 0, m_k);
       const int64_t hi = std::clamp<int64_t>(m_w_in - iw0, lo, m_k);
@@ -117,6 +109,23 @@ class Conv2d final : public Layer<T> {
         f(c + lo * m_c, ((n * m_h + ih) * m_w_in + iw0 + lo) * m_c, (hi - lo) * m_c);
         z(c + hi * m_c, (m_k - hi) * m_c);
       }
+    });
+  }
+  // Calls f(q, n, oh, ow) for the chunk's pixels q in [q_lo, q_hi) (the chunk starts at sample
+  // n0), counting (n, oh, ow) up: three 64-bit divisions a pixel cost more than conv1's copy.
+  template <class F>
+  void for_each_pixel(int64_t n0, int64_t q_lo, int64_t q_hi, F&& f) const {
+    const int64_t pixels = m_ho * m_wo;
+    int64_t n = n0 + q_lo / pixels, oh = q_lo % pixels / m_wo, ow = q_lo % m_wo;
+    for (int64_t q = q_lo; q < q_hi; ++q) {
+      if (q > q_lo && ++ow == m_wo) {
+        ow = 0;
+        if (++oh == m_ho) {
+          oh = 0;
+          ++n;
+        }
+      }
+      f(q, n, oh, ow);
     }
   }
   // Pixels split across a trial's threads: each writes its own columns.
@@ -139,20 +148,10 @@ class Conv2d final : public Layer<T> {
   // (padding lanes masked off: zeros, as the general path writes), then stored whole, instead
   // of five 5-float copies and fills through the general loop.
   void im2col_small_patches(const float* x, int64_t n0, int64_t q_lo, int64_t q_hi) {
-    const int64_t pixels = m_ho * m_wo, row = m_k * m_c;
+    const int64_t row = m_k * m_c;
     const uint32_t all = (1u << row) - 1u;
-    float* col = m_col.data() + q_lo * m_kk;
-    // Pixel q = (n, oh, ow), counted up rather than divided out (three divisions cost more than
-    // the copy).
-    int64_t n = n0 + q_lo / pixels, oh = q_lo % pixels / m_wo, ow = q_lo % m_wo;
-    for (int64_t q = q_lo; q < q_hi; ++q, col += m_kk) {
-      if (q > q_lo && ++ow == m_wo) {
-        ow = 0;
-        if (++oh == m_ho) {
-          oh = 0;
-          ++n;
-        }
-      }
+    for_each_pixel(n0, q_lo, q_hi, [&](int64_t q, int64_t n, int64_t oh, int64_t ow) {
+      float* col = m_col.data() + q * m_kk;
       const int64_t iw0 = ow * m_s - m_pl;
       const int64_t lo = std::clamp<int64_t>(-iw0, 0, m_k) * m_c;
       const int64_t hi = std::clamp<int64_t>(m_w_in - iw0, 0, m_k) * m_c;
@@ -178,7 +177,7 @@ class Conv2d final : public Layer<T> {
       }
       _mm512_storeu_ps(col, v0);
       _mm512_mask_storeu_ps(col + 16, static_cast<__mmask16>((1u << (m_kk - 16)) - 1u), v1);
-    }
+    });
   }
 #endif
   // op(W) (m_f x m_kk or its transpose), packed once a step for the AVX-512 sgemm: conv2 of the
