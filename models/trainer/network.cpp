@@ -168,6 +168,8 @@ const T* Network<T>::grads() const { return m->grads.data(); }
 template <class T>
 T* Network<T>::input() { return m->acts[0]; }
 template <class T>
+trainer_detail::WorkerPool* Network<T>::pool() const { return m->pool.get(); }
+template <class T>
 void Network<T>::set_compute_input_grad(bool on) { m->input_grad = on; }
 template <class T>
 const T* Network<T>::input_grad() const { return m->dacts[0]; }

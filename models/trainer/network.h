@@ -17,6 +17,7 @@ namespace kp {
 
 namespace trainer_detail {
 class GemmWorkspace;
+class WorkerPool;
 }
 
 constexpr int kMaxTrialThreads = 8;
@@ -57,6 +58,8 @@ class Network {
 
   // The batch is read from here: input_elements() x batch, column-major (one sample per column).
   T* input();
+  // The trial's helper threads (null with one thread), for filling input() in parallel.
+  trainer_detail::WorkerPool* pool() const;
   // Forward (training mode: batch norm normalises with the batch's statistics and updates its
   // running ones), loss and backward for `batch` samples of input(); returns the mean
   // cross-entropy and fills grads() (and input_grad() if enabled). Labels are in [0, classes()).

@@ -1,6 +1,7 @@
 #include "models/trainer/trainer.h"
 
 #include "models/trainer/splitmix.h"
+#include "models/trainer/worker_pool.h"
 
 #include <xmmintrin.h>  // MXCSR: x86-64 only, like the rest of the build
 
@@ -67,7 +68,16 @@ void Trainer::next_batch() {
     m_pos = 0;
     ++m_epoch;
   }
-  gather(m_data.train, m_perm.data() + m_pos, m_cfg.batch, m_net.input(), m_labels.data());
+  // Split across a multi-threaded trial's threads by samples (each writes its own columns):
+  // on one thread the gather kept the helper waiting for ~1.5% of an MLP b=128 step.
+  const Split& s = m_data.train;
+  const int64_t* idx = m_perm.data() + m_pos;
+  const int64_t per = s.sample.elements();
+  float* x = m_net.input();
+  int32_t* labels = m_labels.data();
+  trainer_detail::parallel_for(m_net.pool(), m_cfg.batch, 16, [&](int64_t lo, int64_t hi) {
+    gather(s, idx + lo, hi - lo, x + lo * per, labels + lo);
+  });
   m_pos += m_cfg.batch;
 }
 
