@@ -149,7 +149,7 @@ class Conv2d final : public Layer<T> {
   // of five 5-float copies and fills through the general loop.
   void im2col_small_patches(const float* x, int64_t n0, int64_t q_lo, int64_t q_hi) {
     const int64_t row = m_k * m_c;
-    const uint32_t all = (1u << row) - 1u;
+    const auto all = static_cast<uint32_t>((uint64_t{1} << row) - 1);  // row <= 32 (1x1: kk)
     for_each_pixel(n0, q_lo, q_hi, [&](int64_t q, int64_t n, int64_t oh, int64_t ow) {
       float* col = m_col.data() + q * m_kk;
       const int64_t iw0 = ow * m_s - m_pl;

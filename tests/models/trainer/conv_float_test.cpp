@@ -1,9 +1,9 @@
 // The float convolution (AVX-512 sgemm, im2col's fast path for patches of 17-32 floats, weights
 // packed once a step) against the same network in double (Eigen, the general im2col): loss,
 // every parameter's gradient and the input gradient, for patches that take the fast path
-// (5x5x1 as in the Simple CNN's conv1, 4x4x2, 3x3x2, 3x3x3) and one that does not (3x3x8),
-// with same and valid padding and strides 1 and 2, so a misplaced lane or a padding lane left
-// unmasked shows as a wrong gradient.
+// (5x5x1 as in the Simple CNN's conv1, 4x4x2, 3x3x2, 3x3x3, 1x1x24, 1x1x32) and one that does
+// not (3x3x8), with same and valid padding and strides 1 and 2, so a misplaced lane or a
+// padding lane left unmasked shows as a wrong gradient.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -61,6 +61,8 @@ TEST(Conv2dFloat, MatchesDoubleForSmallAndLargePatches) {
   check({{2, 9, 9}, 3, 4, 2, Padding::Same});   // 32, asymmetric padding
   check({{2, 8, 8}, 3, 3, 2, Padding::Valid});  // 18
   check({{3, 7, 7}, 2, 3, 1, Padding::Same});   // 27
+  check({{24, 4, 4}, 3, 1, 1, Padding::Valid});  // 1x1 over 24 channels: one 24-float row
+  check({{32, 3, 3}, 2, 1, 2, Padding::Same});   // 1x1 over 32 channels, stride 2
   check({{8, 6, 6}, 4, 3, 1, Padding::Same});   // 72: the general im2col
 }
 
