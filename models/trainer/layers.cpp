@@ -102,7 +102,7 @@ std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& l, int64_t max_batch,
     case LayerKind::Conv2d: return make_conv2d<T>(l, max_batch, ws);
     case LayerKind::MaxPool: return make_max_pool<T>(l, max_batch, ws->pool());
     case LayerKind::Relu: return make_relu<T>(l, ws->pool());
-    case LayerKind::Flatten: return make_flatten<T>(l);
+    case LayerKind::Flatten: return make_flatten<T>();
     case LayerKind::BatchNorm: return make_batch_norm<T>(l);
     default:
       throw std::invalid_argument("layer \"" + l.spec.name + "\": the trainer has no " +

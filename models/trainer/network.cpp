@@ -40,7 +40,6 @@ struct Network<T>::Impl {
   std::vector<AlignedVector<T>> storage;  // the activations and their gradients
   std::vector<T*> acts;   // acts[0] = input, acts[i + 1] = output of layer i
   std::vector<T*> dacts;  // gradient of the loss w.r.t. acts[i]
-  std::vector<char> alias;  // layer i is a flatten: acts[i + 1] is acts[i], and it is skipped
   AlignedVector<T> params, grads;
   std::unique_ptr<trainer_detail::WorkerPool> pool;  // helpers of a multi-threaded trial
   trainer_detail::GemmWorkspace gemm_ws;  // packing space of every layer's products
@@ -80,7 +79,7 @@ struct Network<T>::Impl {
       throw std::invalid_argument("batch " + std::to_string(batch) + " outside [1, max_batch]");
     for (auto& l : layers) l->set_training(training);
     for (size_t i = 0; i < layers.size(); ++i)
-      if (!alias[i]) layers[i]->forward(acts[i], acts[i + 1], batch);
+      layers[i]->forward(acts[i], acts[i + 1], batch);
   }
 };
 
@@ -115,7 +114,6 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
     total += m->layers.back()->param_count();
     // A flatten keeps the memory order (HWC), so its output is its input: no copy either way.
     const bool flat = l.spec.kind == LayerKind::Flatten;
-    m->alias.push_back(flat);
     m->acts.push_back(flat ? m->acts.back() : buffer(l.out.elements()));
     m->dacts.push_back(flat ? m->dacts.back() : buffer(l.out.elements()));
   }
@@ -195,7 +193,6 @@ double Network<T>::forward_backward(const int32_t* labels, int64_t batch) {
     }
   const double loss = m->loss(labels, batch, m->dacts.back(), nullptr) / double(batch);
   for (size_t i = m->layers.size(); i-- > 0;) {
-    if (m->alias[i]) continue;
     T* dx = (i > 0 || m->input_grad) ? m->dacts[i] : nullptr;
     m->layers[i]->backward(m->acts[i], m->acts[i + 1], m->dacts[i + 1], dx,
                            batch);

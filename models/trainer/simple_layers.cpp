@@ -1,6 +1,8 @@
 #include "models/trainer/simple_layers.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <vector>
 
@@ -139,18 +141,23 @@ class Relu final : public Layer<T> {
   WorkerPool* m_pool;
 };
 
-// Flatten keeps the (HWC) memory order, so it is a copy in both directions.
+// Flatten keeps the (HWC) memory order, so the network gives it the same buffer as output and
+// input (network.cpp) and there is nothing to compute; other buffers would be an internal bug.
 template <class T>
 class Flatten final : public Layer<T> {
  public:
-  explicit Flatten(const ResolvedLayer& l) : m_n(l.in.elements()) {}
-  void forward(const T* x, T* y, int64_t batch) override { std::copy(x, x + m_n * batch, y); }
-  void backward(const T*, const T*, const T* dy, T* dx, int64_t batch) override {
-    if (dx) std::copy(dy, dy + m_n * batch, dx);
+  void forward(const T* x, T* y, int64_t) override { in_place(x, y); }
+  void backward(const T*, const T*, const T* dy, T* dx, int64_t) override {
+    if (dx) in_place(dy, dx);
   }
 
  private:
-  int64_t m_n;
+  static void in_place(const T* in, const T* out) {
+    if (in != out) {
+      std::fprintf(stderr, "flatten: output buffer is not its input (internal bug)\n");
+      std::abort();
+    }
+  }
 };
 
 }  // namespace
@@ -165,8 +172,8 @@ std::unique_ptr<Layer<T>> make_relu(const ResolvedLayer& l, WorkerPool* pool) {
   return std::make_unique<Relu<T>>(l, pool);
 }
 template <class T>
-std::unique_ptr<Layer<T>> make_flatten(const ResolvedLayer& l) {
-  return std::make_unique<Flatten<T>>(l);
+std::unique_ptr<Layer<T>> make_flatten() {
+  return std::make_unique<Flatten<T>>();
 }
 
 template std::unique_ptr<Layer<float>> make_max_pool<float>(const ResolvedLayer&, int64_t,
@@ -175,7 +182,7 @@ template std::unique_ptr<Layer<double>> make_max_pool<double>(const ResolvedLaye
                                                               WorkerPool*);
 template std::unique_ptr<Layer<float>> make_relu<float>(const ResolvedLayer&, WorkerPool*);
 template std::unique_ptr<Layer<double>> make_relu<double>(const ResolvedLayer&, WorkerPool*);
-template std::unique_ptr<Layer<float>> make_flatten<float>(const ResolvedLayer&);
-template std::unique_ptr<Layer<double>> make_flatten<double>(const ResolvedLayer&);
+template std::unique_ptr<Layer<float>> make_flatten<float>();
+template std::unique_ptr<Layer<double>> make_flatten<double>();
 
 }  // namespace kp::trainer_detail

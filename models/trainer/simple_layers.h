@@ -16,7 +16,8 @@ std::unique_ptr<Layer<T>> make_max_pool(const ResolvedLayer& layer, int64_t max_
                                         WorkerPool* pool);
 template <class T>
 std::unique_ptr<Layer<T>> make_relu(const ResolvedLayer& layer, WorkerPool* pool);
+// Computes nothing: the network hands it the same buffer as input and output.
 template <class T>
-std::unique_ptr<Layer<T>> make_flatten(const ResolvedLayer& layer);
+std::unique_ptr<Layer<T>> make_flatten();
 
 }  // namespace kp::trainer_detail
