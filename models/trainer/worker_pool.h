@@ -5,7 +5,7 @@
 // have finished. Nothing is allocated per run. The caller decides what part i computes, so the
 // result never depends on which thread ran it or when. Not reentrant; one caller at a time.
 // Helpers take the caller's MXCSR (flush-to-zero, rounding) for each run, so a part computes
-// the same floats on any thread. Between runs helpers spin briefly (tens of microseconds), then
+// the same floats on any thread. Between runs helpers poll, yielding the core, for ~0.5 ms, then
 // block on a condition variable: an idle pool costs no CPU on the shared machine.
 // Internal to kp_trainer.
 #include <cstdint>
