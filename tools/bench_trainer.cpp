@@ -7,7 +7,6 @@
 // config). The load average is printed before and after: on a shared machine the wall figures
 // are only as good as the load lets them be.
 #include <stdlib.h>
-#include <time.h>
 
 #include <algorithm>
 #include <cstdio>

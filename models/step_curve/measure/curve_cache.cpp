@@ -2,10 +2,7 @@
 
 #include "models/step_curve/measure/curve_cache_lock.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <time.h>
 
 #include <algorithm>
