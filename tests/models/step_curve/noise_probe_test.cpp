@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/step_curve/measure/noise_probe.h"
+#include "tests/models/trainer/same_curve.h"
 #include "tests/models/trainer/test_networks.h"
 
 namespace kp {
@@ -69,11 +70,7 @@ TEST(NoiseProbe, ProbesEveryKStepsAndLeavesTheRunUnchanged) {
   const TrialResult without = train_trial(net, data, c);
   EXPECT_EQ(probe.result().probes, 9);  // steps 10, 20, ..., 90
   EXPECT_GT(probe.result().b_simple(), 0);
-  ASSERT_EQ(with.curve.size(), without.curve.size());
-  for (size_t i = 0; i < with.curve.size(); ++i) {
-    EXPECT_EQ(with.curve[i].validation_error, without.curve[i].validation_error);
-    EXPECT_EQ(with.curve[i].train_loss, without.curve[i].train_loss);
-  }
+  test::expect_same_curve(with, without);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "models/trainer/network.h"
 #include "models/trainer/trainer.h"
+#include "tests/models/trainer/same_curve.h"
 #include "tests/models/trainer/synthetic_task.h"
 #include "tests/models/trainer/test_networks.h"
 
@@ -96,11 +97,7 @@ TEST(BatchNorm, ConvNetWithBatchNormLearnsDeterministically) {
   const TrialResult b = train_trial(net, test::synthetic_data(), c);
   ASSERT_TRUE(a.steps_to_target.has_value());
   EXPECT_LE(a.curve.back().validation_error, 0.02);
-  ASSERT_EQ(a.curve.size(), b.curve.size());
-  for (size_t i = 0; i < a.curve.size(); ++i) {
-    EXPECT_EQ(a.curve[i].train_loss, b.curve[i].train_loss);
-    EXPECT_EQ(a.curve[i].validation_error, b.curve[i].validation_error);
-  }
+  test::expect_same_curve(a, b);
 }
 
 }  // namespace

@@ -9,10 +9,11 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "models/trainer/network.h"
-#include "test_networks.h"
+#include "tests/models/trainer/test_networks.h"
 
 namespace kp {
 namespace {

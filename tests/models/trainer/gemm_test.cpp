@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "models/trainer/gemm.h"
@@ -90,6 +91,16 @@ class CollectingSink final : public TileSink {
   std::vector<int> hits;
 };
 
+// `got` and the sink's tiles are the reference product `plain`, bit for bit, each element once.
+void expect_same_product(const std::vector<float>& plain, const std::vector<float>& got,
+                         const CollectingSink& sink, const std::string& where) {
+  for (size_t i = 0; i < plain.size(); ++i) {
+    ASSERT_EQ(got[i], plain[i]) << where << " at " << i;
+    ASSERT_EQ(sink.hits[i], 1) << where << " at " << i;
+    ASSERT_EQ(sink.values[i], plain[i]) << where << " at " << i;
+  }
+}
+
 // The fused epilogue sees every element of C exactly once, bit-identical to the stored product
 // (the optimizer relies on that for the same update as the unfused path).
 TEST(Sgemm, SinkReceivesEveryTileOnceWithTheStoredValues) {
@@ -149,11 +160,9 @@ TEST(Sgemm, ThreadPoolSplitIsBitIdentical) {
         CollectingSink sink(m, n);
         sgemm(ta, Trans::No, m, n, k, a.data(), lda, b.data(), k, scratch.data(), m, true, ws,
               &sink);
-        for (size_t i = 0; i < plain.size(); ++i) {
-          ASSERT_EQ(split[i], plain[i]) << threads << " threads, m " << m << " n " << n << " at " << i;
-          ASSERT_EQ(sink.hits[i], 1);
-          ASSERT_EQ(sink.values[i], plain[i]);
-        }
+        expect_same_product(plain, split, sink,
+                            std::to_string(threads) + " threads, m " + std::to_string(m) +
+                                " n " + std::to_string(n));
       }
 }
 
@@ -190,12 +199,9 @@ TEST(Sgemm, PrePackedAIsBitIdenticalToPackingPerProduct) {
           sgemm(pa, tb, n, b.data(), ldb, packed.data(), m, true, ws);
           CollectingSink sink(m, n);
           sgemm(pa, tb, n, b.data(), ldb, scratch.data(), m, true, ws, &sink);
-          for (size_t i = 0; i < plain.size(); ++i) {
-            ASSERT_EQ(packed[i], plain[i]) << threads << " threads, m " << m << " n " << n
-                                           << " k " << k << " at " << i;
-            ASSERT_EQ(sink.hits[i], 1);
-            ASSERT_EQ(sink.values[i], plain[i]);
-          }
+          expect_same_product(plain, packed, sink,
+                              std::to_string(threads) + " threads, m " + std::to_string(m) +
+                                  " n " + std::to_string(n) + " k " + std::to_string(k));
         }
 }
 
