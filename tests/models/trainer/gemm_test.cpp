@@ -91,6 +91,20 @@ class CollectingSink final : public TileSink {
   std::vector<int> hits;
 };
 
+// A (m x k), B (k x n) and a starting C, uniform in [-1, 1], drawn in that order.
+struct Operands {
+  std::vector<float> a, b, c0;
+};
+Operands random_operands(int64_t m, int64_t n, int64_t k, std::mt19937& rng) {
+  std::uniform_real_distribution<float> u(-1, 1);
+  Operands o{std::vector<float>(size_t(m * k)), std::vector<float>(size_t(k * n)),
+             std::vector<float>(size_t(m * n))};
+  for (float& v : o.a) v = u(rng);
+  for (float& v : o.b) v = u(rng);
+  for (float& v : o.c0) v = u(rng);
+  return o;
+}
+
 // `got` and the sink's tiles are the reference product `plain`, bit for bit, each element once.
 void expect_same_product(const std::vector<float>& plain, const std::vector<float>& got,
                          const CollectingSink& sink, const std::string& where) {
@@ -137,15 +151,11 @@ TEST(Sgemm, ThreadPoolSplitIsBitIdentical) {
   const int64_t shapes[][3] = {{256, 16, 784}, {784, 128, 256}, {256, 784, 128}, {70, 100, 333},
                                {33, 300, 90}};
   std::mt19937 rng(9);
-  std::uniform_real_distribution<float> u(-1, 1);
   for (int threads : {2, 3})
     for (const auto& s : shapes)
       for (Trans ta : {Trans::No, Trans::Yes}) {
         const int64_t m = s[0], n = s[1], k = s[2];
-        std::vector<float> a(size_t(m * k)), b(size_t(k * n)), c0(size_t(m * n));
-        for (float& v : a) v = u(rng);
-        for (float& v : b) v = u(rng);
-        for (float& v : c0) v = u(rng);
+        const auto [a, b, c0] = random_operands(m, n, k, rng);
         const int64_t lda = ta == Trans::No ? m : k;
         GemmWorkspace one;
         one.reserve(m, n, k);
@@ -174,17 +184,13 @@ TEST(Sgemm, PrePackedAIsBitIdenticalToPackingPerProduct) {
   const int64_t shapes[][3] = {{64, 196, 800}, {800, 196, 64}, {32, 784, 25}, {70, 20, 333},
                                {33, 300, 90}, {256, 16, 784}};
   std::mt19937 rng(11);
-  std::uniform_real_distribution<float> u(-1, 1);
   WorkerPool pool(2);
   for (int threads : {1, 2})
     for (const auto& s : shapes)
       for (Trans ta : {Trans::No, Trans::Yes})
         for (Trans tb : {Trans::No, Trans::Yes}) {
           const int64_t m = s[0], n = s[1], k = s[2];
-          std::vector<float> a(size_t(m * k)), b(size_t(k * n)), c0(size_t(m * n));
-          for (float& v : a) v = u(rng);
-          for (float& v : b) v = u(rng);
-          for (float& v : c0) v = u(rng);
+          const auto [a, b, c0] = random_operands(m, n, k, rng);
           const int64_t lda = ta == Trans::No ? m : k, ldb = tb == Trans::No ? k : n;
           GemmWorkspace ws;
           if (threads > 1) ws.set_pool(&pool);
