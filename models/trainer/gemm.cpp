@@ -26,7 +26,7 @@ namespace {
 // within the shared machine's noise, so KC (which sets the rounding) stayed. A column-major A
 // is read in place, unpacked, for n <= kDirectAMaxN: 256 x n x 784 at n = 4: 40 vs 26 GFLOP/s,
 // n = 16: 80 vs 70, n = 32: even, n >= 64: packing wins by 10-20% (one core of that Xeon).
-constexpr int64_t kDirectAMaxN = 24, kSmallN = 48;
+constexpr int64_t kDirectAMaxN = 24, kDirectBMaxM = 64, kSmallN = 48;
 constexpr int64_t kNrMax = 12, kKc = 320, kMc = 128, kNc = 3072;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -66,23 +66,43 @@ namespace {
 // A packed panel is zero-padded to kMr rows, so it is read with plain loads: a zero-masked
 // load also takes an FMA port here (the micro-kernel alone in L1: 125-146 -> 138-159 GFLOP/s);
 // the padding rows' sums are never stored.
-template <int64_t kNr, bool kPackedA>
-void depth_loop(int64_t kc, const float* ap, int64_t a_step, const float* bp, __mmask16 m0,
-                __mmask16 m1, __m512 (&c0)[kNr], __m512 (&c1)[kNr]) {
-  for (int64_t p = 0; p < kc; ++p, ap += a_step, bp += kNr) {
+// B is read at `bp`: from a packed panel or a row-major op(B) (kBCols false: depth step p at
+// bp + p * b_step, its columns contiguous), or from a column-major op(B) in place (kBCols true:
+// column j at bp + j * b_step, contiguous in p). The values are the same either way.
+template <int64_t kNr, bool kPackedA, bool kBCols>
+void depth_loop(int64_t kc, const float* ap, int64_t a_step, const float* bp, int64_t b_step,
+                __mmask16 m0, __mmask16 m1, __m512 (&c0)[kNr], __m512 (&c1)[kNr]) {
+  for (int64_t p = 0; p < kc; ++p, ap += a_step) {
     const __m512 a0 = kPackedA ? _mm512_loadu_ps(ap) : _mm512_maskz_loadu_ps(m0, ap);
     const __m512 a1 = kPackedA ? _mm512_loadu_ps(ap + 16) : _mm512_maskz_loadu_ps(m1, ap + 16);
 #pragma GCC unroll 16
     for (int j = 0; j < kNr; ++j) {
-      const __m512 bj = _mm512_set1_ps(bp[j]);
+      const __m512 bj = _mm512_set1_ps(kBCols ? bp[j * b_step + p] : bp[j]);
       c0[j] = _mm512_fmadd_ps(a0, bj, c0[j]);
       c1[j] = _mm512_fmadd_ps(a1, bj, c1[j]);
     }
+    if (!kBCols) bp += b_step;
   }
 }
 
+// Where the kernel reads its B panel: packed (step kNr), or op(B) in place.
+struct BPanel {
+  const float* p;
+  int64_t step;
+  bool cols;  // column-major in place (see depth_loop)
+};
+
+template <int64_t kNr, bool kPackedA>
+void depth_loop(int64_t kc, const float* ap, int64_t a_step, BPanel b, __mmask16 m0, __mmask16 m1,
+                __m512 (&c0)[kNr], __m512 (&c1)[kNr]) {
+  if (b.cols)
+    depth_loop<kNr, kPackedA, true>(kc, ap, a_step, b.p, b.step, m0, m1, c0, c1);
+  else
+    depth_loop<kNr, kPackedA, false>(kc, ap, a_step, b.p, b.step, m0, m1, c0, c1);
+}
+
 template <int64_t kNr>
-void kernel(int64_t kc, const float* ap, int64_t a_step, bool packed_a, const float* bp, float* c,
+void kernel(int64_t kc, const float* ap, int64_t a_step, bool packed_a, BPanel bp, float* c,
             int64_t ldc, int64_t rows, int64_t cols, bool acc, TileSink* sink, int64_t i0,
             int64_t j0, int part) {
   __m512 c0[kNr], c1[kNr];
@@ -131,19 +151,37 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
   // A column-major A is read in place when few columns of C share it: packing it would cost as
   // much as the product (the dense forward at batch 16 re-packed all weights every step).
   const bool direct_a = !pa && ta == Trans::No && n <= kDirectAMaxN;
+  // B is read in place when few row panels share each of its panels: packing (a transpose for a
+  // column-major B) cost about as much as the product's reads of it (only a last, partial panel
+  // is packed). Alone: conv2's forward (64 x 196 x 800) 114 -> 132 GFLOP/s, conv1's (32 x 10192
+  // x 25) 85 -> 130; whole Simple CNN steps 6.5% faster (one thread, A/B within one process).
+  // For m > 64 it was even or slower in whole steps (MLP b=16..1024, the CNN's fc1 and conv2
+  // input gradient), although up to 15% faster alone for a column-major B in a warm L2.
+  const bool direct_b = !direct_a && m <= kDirectBMaxM;
+  auto b_panel = [&](int64_t pc, int64_t kc, int64_t jc, int64_t jr, int64_t cols) {
+    if (!direct_b) return BPanel{wb + jr * kc, kNr, false};
+    const int64_t j = jc + jr;
+    if (cols < kNr) {
+      pack_b<kNr>(tb, b, ldb, pc, kc, j, cols, wb);
+      return BPanel{wb, kNr, false};
+    }
+    return tb == Trans::No ? BPanel{b + pc + j * ldb, ldb, true}
+                           : BPanel{b + j + pc * ldb, ldb, false};
+  };
   for (int64_t jc = 0; jc < n; jc += kNc) {
     const int64_t nc = std::min(kNc, n - jc);
     for (int64_t pc = 0; pc < k; pc += kb) {
       const int64_t kc = std::min(kb, k - pc);
       const bool acc = accumulate || pc > 0;
       TileSink* const last = pc + kc >= k ? sink : nullptr;
-      pack_b<kNr>(tb, b, ldb, pc, kc, jc, nc, wb);
+      if (!direct_b) pack_b<kNr>(tb, b, ldb, pc, kc, jc, nc, wb);
       for (int64_t ic = 0; ic < m; ic += kMc) {
         const int64_t mc = std::min(kMc, m - ic);
         if (direct_a) {  // A panel outer: read from memory once, again from L2 for the next jr
           for (int64_t ir = 0; ir < mc; ir += kMr)
             for (int64_t jr = 0; jr < nc; jr += kNr)
-              kernel<kNr>(kc, a + (ic + ir) + pc * lda, lda, false, wb + jr * kc,
+              kernel<kNr>(kc, a + (ic + ir) + pc * lda, lda, false,
+                          BPanel{wb + jr * kc, kNr, false},
                           c + (ic + ir) + (jc + jr) * ldc, ldc, std::min(kMr, mc - ir),
                           std::min(kNr, nc - jr), acc, last, i_off + ic + ir, j_off + jc + jr,
                           part);
@@ -154,11 +192,14 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
           ap = pa->panels(pc, kc, i_off + ic);
         else
           pack_a(ta, a, lda, ic, mc, pc, kc, wa);
-        for (int64_t jr = 0; jr < nc; jr += kNr)
+        for (int64_t jr = 0; jr < nc; jr += kNr) {
+          const int64_t cols = std::min(kNr, nc - jr);
+          const BPanel bp = b_panel(pc, kc, jc, jr, cols);
           for (int64_t ir = 0; ir < mc; ir += kMr)
-            kernel<kNr>(kc, ap + ir * kc, kMr, true, wb + jr * kc,
-                        c + (ic + ir) + (jc + jr) * ldc, ldc, std::min(kMr, mc - ir),
-                        std::min(kNr, nc - jr), acc, last, i_off + ic + ir, j_off + jc + jr, part);
+            kernel<kNr>(kc, ap + ir * kc, kMr, true, bp, c + (ic + ir) + (jc + jr) * ldc, ldc,
+                        std::min(kMr, mc - ir), cols, acc, last, i_off + ic + ir, j_off + jc + jr,
+                        part);
+        }
       }
     }
   }

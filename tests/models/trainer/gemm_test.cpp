@@ -211,6 +211,46 @@ TEST(Sgemm, PrePackedAIsBitIdenticalToPackingPerProduct) {
         }
 }
 
+// With few rows (m <= 64) sgemm reads B in place instead of packing it: the same bits as the
+// packed path, which the first m rows of a product with 96 more rows take. Every transpose,
+// partial column panels (n 25, 100, 197), several depth blocks (k 700, 800) and leading
+// dimensions larger than the matrices (a wrong stride in the in-place reads shows).
+TEST(Sgemm, InPlaceBIsBitIdenticalToPackedB) {
+  if (!sgemm_available()) GTEST_SKIP() << "built without AVX-512";
+  const int64_t shapes[][3] = {{64, 197, 800}, {33, 100, 700}, {10, 25, 333}, {32, 36, 25}};
+  const int64_t extra = 96, pad = 5;
+  std::mt19937 rng(13);
+  for (const auto& s : shapes)
+    for (Trans ta : {Trans::No, Trans::Yes})
+      for (Trans tb : {Trans::No, Trans::Yes}) {
+        const int64_t m = s[0], n = s[1], k = s[2], big = m + extra;
+        const auto [a, b, c0] = random_operands(big, n, k, rng);
+        // op(A) of the big product, stored with a padded leading dimension; the small product
+        // reads the same storage, so its rows are the big one's first m rows.
+        const int64_t lda = (ta == Trans::No ? big : k) + pad;
+        std::vector<float> as(size_t(lda * (ta == Trans::No ? k : big)));
+        for (int64_t i = 0; i < big; ++i)
+          for (int64_t p = 0; p < k; ++p)
+            as[size_t(ta == Trans::No ? i + p * lda : p + i * lda)] = a[size_t(i + p * big)];
+        const int64_t ldb = (tb == Trans::No ? k : n) + pad;
+        std::vector<float> bs(size_t(ldb * (tb == Trans::No ? n : k)));
+        for (int64_t p = 0; p < k; ++p)
+          for (int64_t j = 0; j < n; ++j)
+            bs[size_t(tb == Trans::No ? p + j * ldb : j + p * ldb)] = b[size_t(p + j * k)];
+        GemmWorkspace ws;
+        ws.reserve(big, n, k);
+        std::vector<float> packed = c0, in_place(size_t(m * n));
+        for (int64_t j = 0; j < n; ++j)
+          for (int64_t i = 0; i < m; ++i) in_place[size_t(i + j * m)] = c0[size_t(i + j * big)];
+        sgemm(ta, tb, big, n, k, as.data(), lda, bs.data(), ldb, packed.data(), big, true, ws);
+        sgemm(ta, tb, m, n, k, as.data(), lda, bs.data(), ldb, in_place.data(), m, true, ws);
+        for (int64_t j = 0; j < n; ++j)
+          for (int64_t i = 0; i < m; ++i)
+            ASSERT_EQ(in_place[size_t(i + j * m)], packed[size_t(i + j * big)])
+                << "m " << m << " n " << n << " k " << k << " at (" << i << ", " << j << ")";
+      }
+}
+
 // A workspace reserved for a depth serves every smaller one, although a smaller depth can be
 // split into larger blocks: 10192 = 32 x 319 (rounded), 8624 = 27 x 320 (the last, shorter
 // chunk of samples of a convolution's weight gradient). sgemm aborts if a buffer is short.
