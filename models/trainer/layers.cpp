@@ -16,6 +16,56 @@ namespace kp::trainer_detail {
 
 namespace {
 
+// y = x > 0 ? x : 0, as the ReLU layer computes it (not std::max: NaN and -0 map to +0), for
+// n contiguous elements; `bias` (if not null) is added first, as the dense layer adds it.
+template <class T>
+void bias_relu(const T* __restrict x, const T* __restrict bias, T* __restrict y, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const T v = bias ? x[i] + bias[i] : x[i];
+    y[i] = v > T(0) ? v : T(0);
+  }
+}
+// dx = y > 0 ? g : 0, as the ReLU layer's backward computes it.
+template <class T>
+void relu_mask(const T* __restrict y, const T* __restrict g, T* __restrict dx, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) dx[i] = y[i] > T(0) ? g[i] : T(0);
+}
+
+// sgemm epilogues for a dense layer fused with a ReLU: each tile of the product goes through the
+// ReLU (after the bias) into the ReLU's output, or is masked by the ReLU's output into the
+// ReLU's input gradient, on the thread that computed it: no pass of its own over the batch and,
+// on a multi-threaded trial, no serial section (out is column-major, leading dimension ld).
+class BiasReluSink final : public TileSink {
+ public:
+  BiasReluSink(const float* bias, float* out, int64_t ld) : m_bias(bias), m_out(out), m_ld(ld) {}
+  void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t, int64_t ld,
+            int) override {
+    for (int64_t j = 0; j < cols; ++j)
+      bias_relu(t + j * ld, m_bias ? m_bias + i0 : nullptr, m_out + i0 + (j0 + j) * m_ld, rows);
+  }
+
+ private:
+  const float* m_bias;
+  float* m_out;
+  int64_t m_ld;
+};
+class ReluMaskSink final : public TileSink {
+ public:
+  ReluMaskSink(const float* y, float* dx, int64_t ld) : m_y(y), m_dx(dx), m_ld(ld) {}
+  void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t, int64_t ld,
+            int) override {
+    for (int64_t j = 0; j < cols; ++j) {
+      const int64_t at = i0 + (j0 + j) * m_ld;
+      relu_mask(m_y + at, t + j * ld, m_dx + at, rows);
+    }
+  }
+
+ private:
+  const float* m_y;
+  float* m_dx;
+  int64_t m_ld;
+};
+
 template <class T>
 class Dense final : public Layer<T> {
  public:
@@ -30,15 +80,36 @@ class Dense final : public Layer<T> {
     init_weights(kind, this->m_w, m_in * m_out, m_in, m_out, rng);
     if (m_bias) std::fill(this->m_w + m_in * m_out, this->m_w + this->m_params, T(0));
   }
+  bool fuse_relu_output(T* relu_y) override {
+    m_relu_y = relu_y;
+    return true;
+  }
+  bool fuse_relu_input_grad(T* relu_dx) override {
+    m_relu_dx = relu_dx;
+    return true;
+  }
   void forward(const T* x, T* y, int64_t batch) override {
     CMapM<T> W(this->m_w, m_out, m_in), X(x, m_in, batch);
     MapM<T> Y(y, m_out, batch);
+    const T* bias = m_bias ? this->m_w + m_in * m_out : nullptr;
+    if constexpr (std::is_same_v<T, float>) {
+      if (m_relu_y && batch > 1 && sgemm_available()) {  // y: the product's partial sums only
+        BiasReluSink sink(bias, m_relu_y, m_out);
+        return sgemm(Trans::No, Trans::No, m_out, batch, m_in, this->m_w, m_out, x, m_in, y,
+                     m_out, false, *m_ws, &sink);
+      }
+    }
     if (batch == 1)  // matrix-vector: packing the weights for a GEMM would double the traffic
       Y.col(0).noalias() = W * X.col(0);
     else
       gemm(Trans::No, Trans::No, m_out, batch, m_in, this->m_w, m_out, x, m_in, y, m_out, false,
            *m_ws);
-    if (m_bias) Y.colwise() += MapV<T>(this->m_w + m_in * m_out, m_out);
+    if (m_relu_y) {
+      for (int64_t n = 0; n < batch; ++n)
+        bias_relu(y + n * m_out, bias, m_relu_y + n * m_out, m_out);
+    } else if (bias) {
+      Y.colwise() += MapV<T>(this->m_w + m_in * m_out, m_out);
+    }
   }
   void backward(const T* x, const T*, const T* dy, T* dx, int64_t batch) override {
     CMapM<T> W(this->m_w, m_out, m_in), X(x, m_in, batch), dY(dy, m_out, batch);
@@ -52,11 +123,19 @@ class Dense final : public Layer<T> {
            false, *m_ws);
     if (m_bias) MapV<T>(this->m_dw + m_in * m_out, m_out) = dY.rowwise().sum();
     if (!dx) return;
+    if constexpr (std::is_same_v<T, float>) {
+      if (m_relu_dx && batch > 1 && sgemm_available()) {  // x: the ReLU's output; dx: scratch
+        ReluMaskSink sink(x, m_relu_dx, m_in);
+        return sgemm(Trans::Yes, Trans::No, m_in, batch, m_out, this->m_w, m_out, dy, m_out, dx,
+                     m_in, false, *m_ws, &sink);
+      }
+    }
     if (batch == 1)
       MapM<T>(dx, m_in, 1).col(0).noalias() = W.transpose() * dY.col(0);
     else
       gemm(Trans::Yes, Trans::No, m_in, batch, m_out, this->m_w, m_out, dy, m_out, dx, m_in,
            false, *m_ws);
+    if (m_relu_dx) relu_mask(x, dx, m_relu_dx, m_in * batch);
   }
   bool weight_matrix(int64_t* rows, int64_t* cols) const override {
     *rows = m_out;
@@ -68,6 +147,8 @@ class Dense final : public Layer<T> {
   int64_t m_in, m_out;
   bool m_bias;
   GemmWorkspace* m_ws;
+  T* m_relu_y = nullptr;   // the next layer's (a ReLU's) output, if fused
+  T* m_relu_dx = nullptr;  // the previous layer's (a ReLU's) input gradient, if fused
 };
 
 }  // namespace

@@ -36,6 +36,15 @@ class Layer {
   // defers_weight_grad<T>(batch).
   virtual bool weight_matrix(int64_t* /*rows*/, int64_t* /*cols*/) const { return false; }
   void set_defer_weight_grad(bool on) { m_defer_weight_grad = on; }
+  // Fusion with a neighbouring ReLU, chosen by the network; the values are those of running it
+  // apart. After fuse_relu_output(y), forward() writes the ReLU of its output to y (its own
+  // output buffer then only holds scratch); after fuse_relu_input_grad(dx), backward() writes its
+  // input gradient masked by x > 0 (x: the previous ReLU's output) to dx (its own dx: scratch).
+  // Each returns false where the layer cannot fuse (then nothing changes).
+  virtual bool fuse_relu_output(T* /*relu_y*/) { return false; }
+  virtual bool fuse_relu_input_grad(T* /*relu_dx*/) { return false; }
+  // A ReLU whose forward or backward a neighbour took over computes nothing there.
+  virtual void skip_fused(bool /*forward*/, bool /*backward*/) {}
   // Training (batch statistics) or evaluation (running statistics) for layers that differ.
   void set_training(bool on) { m_training = on; }
 

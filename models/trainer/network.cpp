@@ -117,6 +117,17 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
     m->acts.push_back(flat ? m->acts.back() : buffer(l.out.elements()));
     m->dacts.push_back(flat ? m->dacts.back() : buffer(l.out.elements()));
   }
+  // A dense layer next to a ReLU does its work in the product's epilogue (layers.h): the layer
+  // before writes the ReLU's output, the layer after the ReLU's input gradient. No pass of the
+  // ReLU's own over the batch and, on a multi-threaded trial, no serial section below the ReLU's
+  // split threshold: MLP b=1024 +1.8% on one thread (faster in 24 of 30 alternating rounds in
+  // one process), +2.1% on two (28 of 40); b=16 and b=128 within 1.5%.
+  for (size_t r = 1; r < order.size(); ++r) {
+    if (order[r].spec.kind != LayerKind::Relu) continue;
+    const bool fwd = m->layers[r - 1]->fuse_relu_output(m->acts[r + 1]);
+    const bool bwd = r + 1 < order.size() && m->layers[r + 1]->fuse_relu_input_grad(m->dacts[r]);
+    m->layers[r]->skip_fused(fwd, bwd);
+  }
   m->params.assign(static_cast<size_t>(total), T(0));
   m->grads.assign(static_cast<size_t>(total), T(0));
   std::mt19937_64 rng(seed);

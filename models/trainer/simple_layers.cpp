@@ -124,13 +124,18 @@ template <class T>
 class Relu final : public Layer<T> {
  public:
   Relu(const ResolvedLayer& l, WorkerPool* pool) : m_n(l.in.elements()), m_pool(pool) {}
+  void skip_fused(bool forward, bool backward) override {
+    m_skip_forward = forward;
+    m_skip_backward = backward;
+  }
   void forward(const T* x, T* y, int64_t batch) override {
+    if (m_skip_forward) return;
     parallel_for(m_pool, m_n * batch, kParallelMinElements, [x, y](int64_t lo, int64_t hi) {
       relu_forward(x, y, lo, hi);
     });
   }
   void backward(const T*, const T* y, const T* dy, T* dx, int64_t batch) override {
-    if (!dx) return;
+    if (!dx || m_skip_backward) return;
     parallel_for(m_pool, m_n * batch, kParallelMinElements, [y, dy, dx](int64_t lo, int64_t hi) {
       relu_backward(y, dy, dx, lo, hi);
     });
@@ -139,6 +144,7 @@ class Relu final : public Layer<T> {
  private:
   int64_t m_n;
   WorkerPool* m_pool;
+  bool m_skip_forward = false, m_skip_backward = false;
 };
 
 // Flatten keeps the (HWC) memory order, so the network gives it the same buffer as output and
