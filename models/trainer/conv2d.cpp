@@ -36,7 +36,13 @@ class Conv2d final : public Layer<T> {
     const int64_t per_sample = m_kk * m_ho * m_wo;
     m_chunk = std::clamp<int64_t>((int64_t{1} << 18) / std::max<int64_t>(per_sample, 1), 1,
                                   std::max<int64_t>(max_batch, 1));
-    m_col.resize(static_cast<size_t>(per_sample * m_chunk));
+    WorkerPool* pool = m_ws->pool();
+    m_threads = pool ? pool->threads() : 1;
+    m_by_samples = m_prepack && m_threads > 1;
+    m_cols.resize(static_cast<size_t>(m_by_samples ? m_threads : 1));
+    for (AlignedVector<T>& c : m_cols) c.resize(static_cast<size_t>(per_sample * m_chunk));
+    if (m_by_samples && m_ho * m_wo * m_chunk <= kSgemmSingleBlockDepth)
+      m_partials.resize(static_cast<size_t>(2 * m_threads * this->m_params));
     const int64_t cols = m_ho * m_wo * m_chunk;
     m_ws->reserve(m_f, cols, m_kk);  // forward
     m_ws->reserve(m_f, m_kk, cols);  // weight gradient
@@ -51,39 +57,101 @@ class Conv2d final : public Layer<T> {
     if (m_bias) std::fill(this->m_w + m_f * m_kk, this->m_w + this->m_params, T(0));
   }
   void forward(const T* x, T* y, int64_t batch) override {
-    const int64_t p = m_ho * m_wo;
     pack_weights(Trans::No, m_w_packed);
-    for (int64_t n0 = 0; n0 < batch; n0 += m_chunk) {
-      const int64_t nb = std::min(m_chunk, batch - n0);
-      im2col(x, n0, nb);
-      MapM<T> Y(y + n0 * m_f * p, m_f, p * nb);
-      weight_product(Trans::No, m_w_packed, p * nb, m_col.data(), m_kk, Y.data(), m_f);
-      if (m_bias) Y.colwise() += MapV<T>(this->m_w + m_f * m_kk, m_f);
+    const int64_t chunks = ceil_div(batch, m_chunk);
+    if (!by_samples(chunks)) {
+      for (int64_t c = 0; c < chunks; ++c) forward_chunk(x, y, c, batch, -1);
+      return;
     }
+    run_parts(m_ws->pool(), [&](int part, int parts) {
+      for (int64_t c = chunks * part / parts; c < chunks * (part + 1) / parts; ++c)
+        forward_chunk(x, y, c, batch, part);
+    });
   }
   void backward(const T* x, const T*, const T* dy, T* dx, int64_t batch) override {
-    const int64_t p = m_ho * m_wo;
     if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f).setZero();
-    if (dx) {
-      std::fill(dx, dx + batch * m_c * m_h * m_w_in, T(0));
-      pack_weights(Trans::Yes, m_wt_packed);
-    }
-    for (int64_t n0 = 0; n0 < batch; n0 += m_chunk) {
-      const int64_t nb = std::min(m_chunk, batch - n0);
-      im2col(x, n0, nb);
-      const T* dyc = dy + n0 * m_f * p;
-      gemm(Trans::No, Trans::Yes, m_f, m_kk, p * nb, dyc, m_f, m_col.data(), m_kk, this->m_dw,
-           m_f, n0 > 0, *m_ws);
-      if (m_bias)
-        MapV<T>(this->m_dw + m_f * m_kk, m_f) += CMapM<T>(dyc, m_f, p * nb).rowwise().sum();
+    if (dx) pack_weights(Trans::Yes, m_wt_packed);
+    const int64_t chunks = ceil_div(batch, m_chunk);
+    if (by_samples(chunks) && !m_partials.empty()) return backward_by_samples(x, dy, dx, chunks, batch);
+    if (dx) std::fill(dx, dx + batch * m_c * m_h * m_w_in, T(0));
+    for (int64_t c = 0; c < chunks; ++c) {
+      const int64_t n0 = c * m_chunk, nb = std::min(m_chunk, batch - n0), q = m_ho * m_wo * nb;
+      T* col = m_cols[0].data();
+      im2col(x, n0, nb, col, m_ws->pool());
+      const T* dyc = dy + n0 * m_f * m_ho * m_wo;
+      gemm(Trans::No, Trans::Yes, m_f, m_kk, q, dyc, m_f, col, m_kk, this->m_dw, m_f, n0 > 0,
+           *m_ws);
+      if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f) += CMapM<T>(dyc, m_f, q).rowwise().sum();
       if (dx) {
-        weight_product(Trans::Yes, m_wt_packed, p * nb, dyc, m_f, m_col.data(), m_kk);
-        col2im(dx, n0, nb);
+        weight_product(Trans::Yes, m_wt_packed, q, dyc, m_f, col, m_kk, -1);
+        col2im(dx, n0, nb, col, m_ws->pool());
       }
     }
   }
 
  private:
+  static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+  // With several threads, whole chunks of samples go to threads (one fork-join per layer, or per
+  // round in the backward, instead of several per chunk, and each chunk's columns stay in one
+  // core's cache) when there are enough chunks to balance: the Simple CNN's conv2 runs one per
+  // sample. Else each chunk's products and loops are split across the threads.
+  bool by_samples(int64_t chunks) const { return m_by_samples && chunks >= 4 * m_threads; }
+  // Chunk c of the batch (samples [c * m_chunk, ...)): on the calling thread with that part's
+  // buffers if part >= 0, else split across the pool.
+  void forward_chunk(const T* x, T* y, int64_t c, int64_t batch, int part) {
+    const int64_t n0 = c * m_chunk, nb = std::min(m_chunk, batch - n0), q = m_ho * m_wo * nb;
+    T* col = m_cols[static_cast<size_t>(std::max(part, 0))].data();
+    im2col(x, n0, nb, col, part >= 0 ? nullptr : m_ws->pool());
+    MapM<T> Y(y + n0 * m_f * m_ho * m_wo, m_f, q);
+    weight_product(Trans::No, m_w_packed, q, col, m_kk, Y.data(), m_f, part);
+    if (m_bias) Y.colwise() += MapV<T>(this->m_w + m_f * m_kk, m_f);
+  }
+  // The backward in rounds of one chunk per thread (chunk r * threads + t on thread t), each
+  // thread writing its chunk's weight and bias gradient apart and its own samples' dx. Each
+  // round also adds the previous round's gradients into dW (elements split across the threads),
+  // chunk by chunk in order: as the chunk loop accumulates them, since a chunk's product is one
+  // FMA chain per element (depth <= kSgemmSingleBlockDepth), added to dW once.
+  void backward_by_samples(const T* x, const T* dy, T* dx, int64_t chunks, int64_t batch) {
+    const int64_t rounds = ceil_div(chunks, m_threads);
+    for (int64_t r = 0; r <= rounds; ++r)
+      run_parts(m_ws->pool(), [&](int part, int parts) {
+        if (r > 0) add_partials(r - 1, part, parts, chunks);
+        const int64_t c = r * parts + part;
+        if (r < rounds && c < chunks) backward_chunk(x, dy, dx, c, batch, part, partial(r, part));
+      });
+  }
+  T* partial(int64_t round, int part) {
+    return m_partials.data() + ((round % 2) * m_threads + part) * this->m_params;
+  }
+  void backward_chunk(const T* x, const T* dy, T* dx, int64_t c, int64_t batch, int part, T* g) {
+    if constexpr (std::is_same_v<T, float>) {
+      const int64_t n0 = c * m_chunk, nb = std::min(m_chunk, batch - n0), q = m_ho * m_wo * nb;
+      float* col = m_cols[static_cast<size_t>(part)].data();
+      im2col(x, n0, nb, col, nullptr);
+      const float* dyc = dy + n0 * m_f * m_ho * m_wo;
+      sgemm(Trans::No, Trans::Yes, m_f, m_kk, q, dyc, m_f, col, m_kk, g, m_f, false, *m_ws,
+            nullptr, part);
+      if (m_bias) MapV<T>(g + m_f * m_kk, m_f) = CMapM<T>(dyc, m_f, q).rowwise().sum();
+      if (!dx) return;
+      const int64_t per_sample = m_c * m_h * m_w_in;
+      std::fill(dx + n0 * per_sample, dx + (n0 + nb) * per_sample, 0.0f);
+      weight_product(Trans::Yes, m_wt_packed, q, dyc, m_f, col, m_kk, part);
+      col2im(dx, n0, nb, col, nullptr);
+    }
+  }
+  // Part `part` of the gradient's elements: adds round r's chunks' gradients in chunk order (the
+  // first chunk's weight gradient is stored, as a product without accumulation stores it; the
+  // bias gradient starts from zero).
+  void add_partials(int64_t r, int part, int parts, int64_t chunks) {
+    const int64_t n = this->m_params, wn = m_f * m_kk;
+    const int64_t lo = n * part / parts, hi = n * (part + 1) / parts;
+    T* __restrict dw = this->m_dw;
+    for (int t = 0; t < parts && r * parts + t < chunks; ++t) {
+      const T* __restrict g = partial(r, t);
+      const bool first = r == 0 && t == 0;
+      for (int64_t e = lo; e < hi; ++e) dw[e] = first && e < wn ? g[e] : dw[e] + g[e];
+    }
+  }
   // For the pixels [q_lo, q_hi) of the chunk that starts at sample n0 (pixel q at column q of
   // the buffer), calls f(col, off, len) for each run of one patch row (fixed n, oh, ow, kh)
   // whose kernel columns fall inside the image: in HWC those len = (kw_hi - kw_lo) * C floats
@@ -91,10 +159,10 @@ class Conv2d final : public Layer<T> {
   // padding. The order (n, oh, ow, kh, kw, c) is the element-wise order, so col2im adds into
   // each dx element in the same sequence as one element at a time would.
   template <class F, class Z>
-  void for_each_patch_row(int64_t n0, int64_t q_lo, int64_t q_hi, F&& f, Z&& z) {
+  void for_each_patch_row(T* cols, int64_t n0, int64_t q_lo, int64_t q_hi, F&& f, Z&& z) {
     const int64_t kc = m_k * m_c;
     for_each_pixel(n0, q_lo, q_hi, [&](int64_t q, int64_t n, int64_t oh, int64_t ow) {
-      T* col = m_col.data() + q * m_kk;
+      T* col = cols + q * m_kk;
       const int64_t iw0 = ow * m_s - m_pl;
       const int64_t lo = std::clamp<int64_t>(-iw0, 0, m_k);
       const int64_t hi = std::clamp<int64_t>(m_w_in - iw0, lo, m_k);
@@ -128,16 +196,16 @@ class Conv2d final : public Layer<T> {
       f(q, n, oh, ow);
     }
   }
-  // Pixels split across a trial's threads: each writes its own columns.
-  void im2col(const T* x, int64_t n0, int64_t nb) {
-    parallel_for(m_ws->pool(), nb * m_ho * m_wo, 64, [&](int64_t lo, int64_t hi) {
+  // Pixels split across the pool's threads (if any): each writes its own columns.
+  void im2col(const T* x, int64_t n0, int64_t nb, T* cols, WorkerPool* pool) {
+    parallel_for(pool, nb * m_ho * m_wo, 64, [&](int64_t lo, int64_t hi) {
 #ifdef __AVX512F__
       if constexpr (std::is_same_v<T, float>) {
-        if (m_kk > 16 && m_kk <= 32) return im2col_small_patches(x, n0, lo, hi);
+        if (m_kk > 16 && m_kk <= 32) return im2col_small_patches(x, n0, lo, hi, cols);
       }
 #endif
       for_each_patch_row(
-          n0, lo, hi,
+          cols, n0, lo, hi,
           [x](T* col, int64_t off, int64_t len) { std::copy(x + off, x + off + len, col); },
           [](T* col, int64_t len) { std::fill(col, col + len, T(0)); });
     });
@@ -147,11 +215,11 @@ class Conv2d final : public Layer<T> {
   // patch is assembled in two registers, each patch row by one masked load placed at its lanes
   // (padding lanes masked off: zeros, as the general path writes), then stored whole, instead
   // of five 5-float copies and fills through the general loop.
-  void im2col_small_patches(const float* x, int64_t n0, int64_t q_lo, int64_t q_hi) {
+  void im2col_small_patches(const float* x, int64_t n0, int64_t q_lo, int64_t q_hi, float* cols) {
     const int64_t row = m_k * m_c;
     const auto all = static_cast<uint32_t>((uint64_t{1} << row) - 1);  // row <= 32 (1x1: kk)
     for_each_pixel(n0, q_lo, q_hi, [&](int64_t q, int64_t n, int64_t oh, int64_t ow) {
-      float* col = m_col.data() + q * m_kk;
+      float* col = cols + q * m_kk;
       const int64_t iw0 = ow * m_s - m_pl;
       const int64_t lo = std::clamp<int64_t>(-iw0, 0, m_k) * m_c;
       const int64_t hi = std::clamp<int64_t>(m_w_in - iw0, 0, m_k) * m_c;
@@ -189,11 +257,12 @@ class Conv2d final : public Layer<T> {
                     m_ws->pool());
     }
   }
-  // C (ldc) = op(W) B, B (k x n, ldb) with k the other side of op(W).
+  // C (ldc) = op(W) B, B (k x n, ldb) with k the other side of op(W); on the calling thread
+  // with that part's buffers if part >= 0 (sgemm()).
   void weight_product(Trans op, const PackedA& packed, int64_t n, const T* b, int64_t ldb, T* c,
-                      int64_t ldc) {
+                      int64_t ldc, int part) {
     if constexpr (std::is_same_v<T, float>) {
-      if (m_prepack) return sgemm(packed, Trans::No, n, b, ldb, c, ldc, false, *m_ws);
+      if (m_prepack) return sgemm(packed, Trans::No, n, b, ldb, c, ldc, false, *m_ws, nullptr, part);
     }
     gemm(op, Trans::No, op == Trans::No ? m_f : m_kk, n, op == Trans::No ? m_kk : m_f, this->m_w,
          m_f, b, ldb, c, ldc, false, *m_ws);
@@ -201,11 +270,11 @@ class Conv2d final : public Layer<T> {
   // Split by input rows: neighbouring patches add into the same inputs, so each thread walks
   // every patch row but adds only those landing in its own rows of dx, in the same order as
   // one thread would (each element's sequence of additions is unchanged).
-  void col2im(T* dx, int64_t n0, int64_t nb) {
+  void col2im(T* dx, int64_t n0, int64_t nb, T* cols, WorkerPool* pool) {
     const int64_t row_floats = m_w_in * m_c;
-    parallel_for(m_ws->pool(), m_h, 2, [&](int64_t h_lo, int64_t h_hi) {
+    parallel_for(pool, m_h, 2, [&](int64_t h_lo, int64_t h_hi) {
       for_each_patch_row(
-          n0, 0, nb * m_ho * m_wo,
+          cols, n0, 0, nb * m_ho * m_wo,
           [=](T* col, int64_t off, int64_t len) {
             const int64_t ih = off / row_floats % m_h;
             if (ih < h_lo || ih >= h_hi) return;
@@ -219,8 +288,12 @@ class Conv2d final : public Layer<T> {
   int64_t m_c, m_h, m_w_in, m_f, m_ho, m_wo, m_k, m_s, m_pt = 0, m_pl = 0, m_kk = 0, m_chunk = 1;
   bool m_bias;
   GemmWorkspace* m_ws;
-  AlignedVector<T> m_col;
   bool m_prepack = std::is_same_v<T, float> && sgemm_available();
+  int m_threads = 1;
+  bool m_by_samples = false;  // float, the AVX-512 sgemm and a trial on several threads
+  std::vector<AlignedVector<T>> m_cols;  // a column buffer per thread (one unless m_by_samples)
+  // By samples: each thread's weight and bias gradient of its chunk, for two rounds.
+  AlignedVector<T> m_partials;
   PackedA m_w_packed, m_wt_packed;  // op(W) for the forward and the input gradient
 };
 

@@ -27,11 +27,11 @@ namespace {
 // is read in place, unpacked, for n <= kDirectAMaxN: 256 x n x 784 at n = 4: 40 vs 26 GFLOP/s,
 // n = 16: 80 vs 70, n = 32: even, n >= 64: packing wins by 10-20% (one core of that Xeon).
 constexpr int64_t kDirectAMaxN = 24, kDirectBMaxM = 64, kSmallN = 48;
-constexpr int64_t kNrMax = 12, kKc = 320, kMc = 128, kNc = 3072;
+constexpr int64_t kNrMax = 12, kKc = kSgemmSingleBlockDepth, kMc = 128, kNc = 3072;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
-// The depth block: k split into equal parts of at most kKc (784 -> 2 x 392, not 384+384+16).
+// The depth block: k split into equal parts of at most kKc (784 -> 262+262+260, not 320+320+144).
 [[maybe_unused]] int64_t depth_block(int64_t k) { return ceil_div(k, ceil_div(k, kKc)); }
 
 }  // namespace
@@ -226,6 +226,7 @@ struct Product {
   TileSink* sink;
   bool by_rows;  // split into parts by rows of C (else by columns)
   int parts;
+  int part;  // >= 0: all of it on the calling thread with this part's buffers
 };
 
 // Rows [i0, i1) x columns [j0, j1) of C; the tile shape is chosen from the part's width, which
@@ -286,6 +287,7 @@ void run_product(Product& p) {
                        p.ldc, 0);
     return;
   }
+  if (p.part >= 0) return sgemm_part(p, 0, m, 0, n, p.part);
   WorkerPool* pool = p.ws->pool();
   if (pool && pool->threads() > 1 && 2.0 * double(m) * double(n) * double(k) >= kParallelMinFlops) {
     p.parts = pool->threads();
@@ -299,15 +301,16 @@ void run_product(Product& p) {
 
 void sgemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
            const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate, GemmWorkspace& ws,
-           TileSink* sink) {
-  Product p{ta, tb, m, n, k, a, lda, nullptr, b, ldb, c, ldc, accumulate, &ws, sink, false, 1};
+           TileSink* sink, int part) {
+  Product p{ta, tb, m,   n,          k,   a,    lda,   nullptr, b,   ldb,
+            c,  ldc, accumulate, &ws, sink, false, 1, part};
   run_product(p);
 }
 
 void sgemm(const PackedA& a, Trans tb, int64_t n, const float* b, int64_t ldb, float* c,
-           int64_t ldc, bool accumulate, GemmWorkspace& ws, TileSink* sink) {
+           int64_t ldc, bool accumulate, GemmWorkspace& ws, TileSink* sink, int part) {
   Product p{Trans::No, tb, a.rows(), n, a.depth(), nullptr, 0, &a, b, ldb, c, ldc, accumulate,
-            &ws, sink, false, 1};
+            &ws, sink, false, 1, part};
   run_product(p);
 }
 
@@ -352,11 +355,11 @@ const float* PackedA::panels(int64_t p0, int64_t kc, int64_t r) const {
 bool sgemm_available() { return false; }
 
 void sgemm(Trans, Trans, int64_t, int64_t, int64_t, const float*, int64_t, const float*, int64_t,
-           float*, int64_t, bool, GemmWorkspace&, TileSink*) {
+           float*, int64_t, bool, GemmWorkspace&, TileSink*, int) {
   throw std::logic_error("sgemm: built without AVX-512 (check sgemm_available())");
 }
 void sgemm(const PackedA&, Trans, int64_t, const float*, int64_t, float*, int64_t, bool,
-           GemmWorkspace&, TileSink*) {
+           GemmWorkspace&, TileSink*, int) {
   throw std::logic_error("sgemm: built without AVX-512 (check sgemm_available())");
 }
 void PackedA::reserve(int64_t, int64_t) {}

@@ -88,12 +88,19 @@ class PackedA {
 // `accumulate`. op(A) = A (lda >= m) or A^T (A stored k x m, lda >= k); likewise B. The
 // workspace must have been reserved for at least these sizes. With a sink, the final values go
 // to the sink and C only holds partial sums over the earlier depth blocks (undefined after);
-// the values are bit-identical to those stored without a sink.
+// the values are bit-identical to those stored without a sink. `part` >= 0: computed on the
+// calling thread with that part's packing buffers, for a caller that already runs inside the
+// workspace's pool (one product per part at a time); the values are the same.
 void sgemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
            const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate, GemmWorkspace& ws,
-           TileSink* sink = nullptr);
+           TileSink* sink = nullptr, int part = -1);
 // The same with op(A) from pack() (m = a.rows(), k = a.depth()); bit-identical to sgemm().
 void sgemm(const PackedA& a, Trans tb, int64_t n, const float* b, int64_t ldb, float* c,
-           int64_t ldc, bool accumulate, GemmWorkspace& ws, TileSink* sink = nullptr);
+           int64_t ldc, bool accumulate, GemmWorkspace& ws, TileSink* sink = nullptr,
+           int part = -1);
+// Up to this depth every element of a product is one chain of FMAs from zero, added to C once
+// if `accumulate`: C + op(A) op(B) then equals adding the product computed apart (C = 0) to C,
+// bit for bit. Deeper products add each depth block's chain to C in turn.
+constexpr int64_t kSgemmSingleBlockDepth = 320;
 
 }  // namespace kp::trainer_detail

@@ -50,4 +50,21 @@ void parallel_for(WorkerPool* pool, int64_t n, int64_t min_n, F&& f) {
       &ctx);
 }
 
+// Runs f(part, parts) once for every part in [0, parts): on the pool's threads (parts = its
+// thread count), or f(0, 1) on the caller without a pool. No allocation.
+template <class F>
+void run_parts(WorkerPool* pool, F&& f) {
+  if (!pool || pool->threads() == 1) return f(0, 1);
+  struct Ctx {
+    std::remove_reference_t<F>* f;
+    int parts;
+  } ctx{&f, pool->threads()};
+  pool->run(
+      [](void* c, int part) {
+        const Ctx& x = *static_cast<const Ctx*>(c);
+        (*x.f)(part, x.parts);
+      },
+      &ctx);
+}
+
 }  // namespace kp::trainer_detail

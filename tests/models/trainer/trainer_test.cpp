@@ -141,12 +141,14 @@ void expect_two_threads_bit_identical(const ResolvedNetwork& net, const Dataset&
       << "batch " << c.batch;
 }
 
-// The layers a trial splits besides its products: im2col over pixels, col2im over input rows,
-// max-pool over samples, the batch gather over samples, and ReLU over elements: the first one
-// runs after its max-pool, on 14 x 14 x 24 x 16 = 75k elements, above its 64k threshold.
+// The layers a trial splits besides its products: im2col over pixels, col2im over input rows
+// (conv1: 2 chunks of samples, split within each), conv2's chunks (one sample each, 5x5x32
+// patches) over the threads, its weight gradients added in chunk order, max-pool over samples,
+// the batch gather over samples, and ReLU over elements: the first one runs after its max-pool,
+// on 14 x 14 x 32 x 16 = 100k elements, above its 64k threshold.
 TEST(Trainer, MultiThreadedConvTrialIsBitIdentical) {
   NetworkSpec s = simple_cnn();
-  s.layers[0].filters = 24;
+  s.layers[0].filters = 32;
   s.layers[3].filters = 8;
   s.layers[7].units = 32;
   static const Dataset big = make_synthetic_dataset({1, 28, 28}, 10, 256, 0, 5);
