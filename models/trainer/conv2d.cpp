@@ -6,11 +6,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
-#ifdef __AVX512F__
-#include <immintrin.h>
-#endif
 
 #include "models/trainer/aligned_vector.h"
+#include "models/trainer/im2col.h"
 #include "models/trainer/layer_gemm.h"
 #include "models/trainer/worker_pool.h"
 
@@ -28,10 +26,7 @@ class Conv2d final : public Layer<T> {
  public:
   Conv2d(const ResolvedLayer& l, int64_t max_batch, GemmWorkspace* ws)
       : m_c(l.in.c), m_h(l.in.h), m_w_in(l.in.w), m_f(l.out.c), m_ho(l.out.h), m_wo(l.out.w),
-        m_k(l.spec.kernel), m_s(l.spec.stride), m_bias(l.spec.bias), m_ws(ws) {
-    m_pt = pad_before(m_h, m_ho, m_k, m_s, l.spec.padding);
-    m_pl = pad_before(m_w_in, m_wo, m_k, m_s, l.spec.padding);
-    m_kk = m_k * m_k * m_c;
+        m_k(l.spec.kernel), m_kk(m_k * m_k * m_c), m_bias(l.spec.bias), m_ws(ws), m_im2col(l) {
     this->m_params = m_f * m_kk + (m_bias ? m_f : 0);
     const int64_t per_sample = m_kk * m_ho * m_wo;
     m_chunk = std::clamp<int64_t>((int64_t{1} << 18) / std::max<int64_t>(per_sample, 1), 1,
@@ -77,14 +72,14 @@ class Conv2d final : public Layer<T> {
     for (int64_t c = 0; c < chunks; ++c) {
       const int64_t n0 = c * m_chunk, nb = std::min(m_chunk, batch - n0), q = m_ho * m_wo * nb;
       T* col = m_cols[0].data();
-      im2col(x, n0, nb, col, m_ws->pool());
+      m_im2col.to_columns(x, n0, nb, col, m_ws->pool());
       const T* dyc = dy + n0 * m_f * m_ho * m_wo;
       gemm(Trans::No, Trans::Yes, m_f, m_kk, q, dyc, m_f, col, m_kk, this->m_dw, m_f, n0 > 0,
            *m_ws);
       if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f) += CMapM<T>(dyc, m_f, q).rowwise().sum();
       if (dx) {
         weight_product(Trans::Yes, m_wt_packed, q, dyc, m_f, col, m_kk, -1);
-        col2im(dx, n0, nb, col, m_ws->pool());
+        m_im2col.add_columns(dx, n0, nb, col, m_ws->pool());
       }
     }
   }
@@ -101,7 +96,7 @@ class Conv2d final : public Layer<T> {
   void forward_chunk(const T* x, T* y, int64_t c, int64_t batch, int part) {
     const int64_t n0 = c * m_chunk, nb = std::min(m_chunk, batch - n0), q = m_ho * m_wo * nb;
     T* col = m_cols[static_cast<size_t>(std::max(part, 0))].data();
-    im2col(x, n0, nb, col, part >= 0 ? nullptr : m_ws->pool());
+    m_im2col.to_columns(x, n0, nb, col, part >= 0 ? nullptr : m_ws->pool());
     MapM<T> Y(y + n0 * m_f * m_ho * m_wo, m_f, q);
     weight_product(Trans::No, m_w_packed, q, col, m_kk, Y.data(), m_f, part);
     if (m_bias) Y.colwise() += MapV<T>(this->m_w + m_f * m_kk, m_f);
@@ -127,7 +122,7 @@ class Conv2d final : public Layer<T> {
     if constexpr (std::is_same_v<T, float>) {
       const int64_t n0 = c * m_chunk, nb = std::min(m_chunk, batch - n0), q = m_ho * m_wo * nb;
       float* col = m_cols[static_cast<size_t>(part)].data();
-      im2col(x, n0, nb, col, nullptr);
+      m_im2col.to_columns(x, n0, nb, col, nullptr);
       const float* dyc = dy + n0 * m_f * m_ho * m_wo;
       sgemm(Trans::No, Trans::Yes, m_f, m_kk, q, dyc, m_f, col, m_kk, g, m_f, false, *m_ws,
             nullptr, part);
@@ -136,7 +131,7 @@ class Conv2d final : public Layer<T> {
       const int64_t per_sample = m_c * m_h * m_w_in;
       std::fill(dx + n0 * per_sample, dx + (n0 + nb) * per_sample, 0.0f);
       weight_product(Trans::Yes, m_wt_packed, q, dyc, m_f, col, m_kk, part);
-      col2im(dx, n0, nb, col, nullptr);
+      m_im2col.add_columns(dx, n0, nb, col, nullptr);
     }
   }
   // Part `part` of the gradient's elements: adds round r's chunks' gradients in chunk order (the
@@ -152,102 +147,6 @@ class Conv2d final : public Layer<T> {
       for (int64_t e = lo; e < hi; ++e) dw[e] = first && e < wn ? g[e] : dw[e] + g[e];
     }
   }
-  // For the pixels [q_lo, q_hi) of the chunk that starts at sample n0 (pixel q at column q of
-  // the buffer), calls f(col, off, len) for each run of one patch row (fixed n, oh, ow, kh)
-  // whose kernel columns fall inside the image: in HWC those len = (kw_hi - kw_lo) * C floats
-  // are contiguous in both x (from off) and the column buffer; z(col, len) for the runs in the
-  // padding. The order (n, oh, ow, kh, kw, c) is the element-wise order, so col2im adds into
-  // each dx element in the same sequence as one element at a time would.
-  template <class F, class Z>
-  void for_each_patch_row(T* cols, int64_t n0, int64_t q_lo, int64_t q_hi, F&& f, Z&& z) {
-    const int64_t kc = m_k * m_c;
-    for_each_pixel(n0, q_lo, q_hi, [&](int64_t q, int64_t n, int64_t oh, int64_t ow) {
-      T* col = cols + q * m_kk;
-      const int64_t iw0 = ow * m_s - m_pl;
-      const int64_t lo = std::clamp<int64_t>(-iw0, 0, m_k);
-      const int64_t hi = std::clamp<int64_t>(m_w_in - iw0, lo, m_k);
-      for (int64_t kh = 0; kh < m_k; ++kh) {
-        T* c = col + kh * kc;
-        const int64_t ih = oh * m_s - m_pt + kh;
-        if (ih < 0 || ih >= m_h || hi == lo) {
-          z(c, kc);
-          continue;
-        }
-        z(c, lo * m_c);
-        f(c + lo * m_c, ((n * m_h + ih) * m_w_in + iw0 + lo) * m_c, (hi - lo) * m_c);
-        z(c + hi * m_c, (m_k - hi) * m_c);
-      }
-    });
-  }
-  // Calls f(q, n, oh, ow) for the chunk's pixels q in [q_lo, q_hi) (the chunk starts at sample
-  // n0), counting (n, oh, ow) up: three 64-bit divisions a pixel cost more than conv1's copy.
-  template <class F>
-  void for_each_pixel(int64_t n0, int64_t q_lo, int64_t q_hi, F&& f) const {
-    const int64_t pixels = m_ho * m_wo;
-    int64_t n = n0 + q_lo / pixels, oh = q_lo % pixels / m_wo, ow = q_lo % m_wo;
-    for (int64_t q = q_lo; q < q_hi; ++q) {
-      if (q > q_lo && ++ow == m_wo) {
-        ow = 0;
-        if (++oh == m_ho) {
-          oh = 0;
-          ++n;
-        }
-      }
-      f(q, n, oh, ow);
-    }
-  }
-  // Pixels split across the pool's threads (if any): each writes its own columns.
-  void im2col(const T* x, int64_t n0, int64_t nb, T* cols, WorkerPool* pool) {
-    parallel_for(pool, nb * m_ho * m_wo, 64, [&](int64_t lo, int64_t hi) {
-#ifdef __AVX512F__
-      if constexpr (std::is_same_v<T, float>) {
-        if (m_kk > 16 && m_kk <= 32) return im2col_small_patches(x, n0, lo, hi, cols);
-      }
-#endif
-      for_each_patch_row(
-          cols, n0, lo, hi,
-          [x](T* col, int64_t off, int64_t len) { std::copy(x + off, x + off + len, col); },
-          [](T* col, int64_t len) { std::fill(col, col + len, T(0)); });
-    });
-  }
-#ifdef __AVX512F__
-  // im2col for patches of <= 32 floats (conv1 of the Simple CNN: 5 x 5 x 1 channel): a pixel's
-  // patch is assembled in two registers, each patch row by one masked load placed at its lanes
-  // (padding lanes masked off: zeros, as the general path writes), then stored whole, instead
-  // of five 5-float copies and fills through the general loop.
-  void im2col_small_patches(const float* x, int64_t n0, int64_t q_lo, int64_t q_hi, float* cols) {
-    const int64_t row = m_k * m_c;
-    const auto all = static_cast<uint32_t>((uint64_t{1} << row) - 1);  // row <= 32 (1x1: kk)
-    for_each_pixel(n0, q_lo, q_hi, [&](int64_t q, int64_t n, int64_t oh, int64_t ow) {
-      float* col = cols + q * m_kk;
-      const int64_t iw0 = ow * m_s - m_pl;
-      const int64_t lo = std::clamp<int64_t>(-iw0, 0, m_k) * m_c;
-      const int64_t hi = std::clamp<int64_t>(m_w_in - iw0, 0, m_k) * m_c;
-      const uint32_t in = hi > lo ? (all >> (row - hi)) & (all << lo) : 0u;
-      __m512 v0 = _mm512_setzero_ps(), v1 = _mm512_setzero_ps();
-      for (int64_t kh = 0; kh < m_k; ++kh) {
-        const int64_t ih = oh * m_s - m_pt + kh;
-        if (ih < 0 || ih >= m_h) continue;
-        const int64_t at = kh * row;  // the first lane of this patch row
-        const uint32_t lanes = in << at;
-        // Input column iw0 of row ih sits at lane `at`: the addresses are formed as integers
-        // (they can precede x in the padding; those lanes are masked off and never read).
-        const auto base = reinterpret_cast<uintptr_t>(x) +
-                          static_cast<uintptr_t>(((n * m_h + ih) * m_w_in + iw0) * m_c - at) *
-                              sizeof(float);
-        // Zero-masked loads ORed in (the lanes are disjoint): merge-masked loads would chain
-        // each load's latency onto the previous one's.
-        v0 = _mm512_or_ps(v0, _mm512_maskz_loadu_ps(static_cast<__mmask16>(lanes),
-                                                    reinterpret_cast<const float*>(base)));
-        v1 = _mm512_or_ps(v1, _mm512_maskz_loadu_ps(
-                                  static_cast<__mmask16>(lanes >> 16),
-                                  reinterpret_cast<const float*>(base + 16 * sizeof(float))));
-      }
-      _mm512_storeu_ps(col, v0);
-      _mm512_mask_storeu_ps(col + 16, static_cast<__mmask16>((1u << (m_kk - 16)) - 1u), v1);
-    });
-  }
-#endif
   // op(W) (m_f x m_kk or its transpose), packed once a step for the AVX-512 sgemm: conv2 of the
   // Simple CNN runs one product per sample (its chunk), which re-packed all weights each time.
   void pack_weights(Trans op, PackedA& packed) {
@@ -267,27 +166,10 @@ class Conv2d final : public Layer<T> {
     gemm(op, Trans::No, op == Trans::No ? m_f : m_kk, n, op == Trans::No ? m_kk : m_f, this->m_w,
          m_f, b, ldb, c, ldc, false, *m_ws);
   }
-  // Split by input rows: neighbouring patches add into the same inputs, so each thread walks
-  // every patch row but adds only those landing in its own rows of dx, in the same order as
-  // one thread would (each element's sequence of additions is unchanged).
-  void col2im(T* dx, int64_t n0, int64_t nb, T* cols, WorkerPool* pool) {
-    const int64_t row_floats = m_w_in * m_c;
-    parallel_for(pool, m_h, 2, [&](int64_t h_lo, int64_t h_hi) {
-      for_each_patch_row(
-          cols, n0, 0, nb * m_ho * m_wo,
-          [=](T* col, int64_t off, int64_t len) {
-            const int64_t ih = off / row_floats % m_h;
-            if (ih < h_lo || ih >= h_hi) return;
-            T* d = dx + off;
-            for (int64_t i = 0; i < len; ++i) d[i] += col[i];
-          },
-          [](T*, int64_t) {});
-    });
-  }
-
-  int64_t m_c, m_h, m_w_in, m_f, m_ho, m_wo, m_k, m_s, m_pt = 0, m_pl = 0, m_kk = 0, m_chunk = 1;
+  int64_t m_c, m_h, m_w_in, m_f, m_ho, m_wo, m_k, m_kk, m_chunk = 1;
   bool m_bias;
   GemmWorkspace* m_ws;
+  Im2col<T> m_im2col;
   bool m_prepack = std::is_same_v<T, float> && sgemm_available();
   int m_threads = 1;
   bool m_by_samples = false;  // float, the AVX-512 sgemm and a trial on several threads

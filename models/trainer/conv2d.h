@@ -1,7 +1,7 @@
 #pragma once
-// The convolution layer (im2col + GEMM; conv2d.cpp). With a worker pool in the workspace, its
-// products, im2col and col2im split across the pool's threads, each value computed as on one
-// thread. Internal to kp_trainer.
+// The convolution layer (im2col + GEMM; conv2d.cpp, im2col.h). With a worker pool in the
+// workspace, chunks of samples (or, with few chunks, each chunk's products, im2col and col2im)
+// split across the pool's threads, each value computed as on one thread. Internal to kp_trainer.
 #include <memory>
 
 #include "models/trainer/layers.h"
