@@ -27,6 +27,9 @@ namespace {
 // is read in place, unpacked, for n <= kDirectAMaxN: 256 x n x 784 at n = 4: 40 vs 26 GFLOP/s,
 // n = 16: 80 vs 70, n = 32: even, n >= 64: packing wins by 10-20% (one core of that Xeon).
 constexpr int64_t kDirectAMaxN = 24, kDirectBMaxM = 64, kSmallN = 48;
+// B is also read in place when it fits in kInPlaceBMaxBytes and C has at most kMcInPlaceB rows,
+// all of them one row block (see sgemm_blocked).
+constexpr int64_t kMcInPlaceB = 256, kInPlaceBMaxBytes = int64_t{1} << 20;
 constexpr int64_t kNrMax = 12, kKc = kSgemmSingleBlockDepth, kMc = 128, kNc = 3072;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -46,7 +49,7 @@ void GemmWorkspace::reserve(int64_t m, int64_t n, int64_t k) {
   // Not depth_block(k): a smaller depth can have a larger block (10192 -> 32 x 319, but 8624 ->
   // 27 x 320, the last chunk of a convolution's samples), and every block is <= min(k, kKc).
   const int64_t kc = std::min(k, kKc);
-  const auto a = static_cast<size_t>(round_up(std::min(m, kMc), kMr) * kc);
+  const auto a = static_cast<size_t>(round_up(std::min(m, std::max(kMc, kMcInPlaceB)), kMr) * kc);
   const auto b = static_cast<size_t>(round_up(std::min(n, kNc), kNrMax) * kc);
   for (Buffers& p : m_parts) {  // a part never needs more than the whole product
     if (a > p.a.size()) p.a.assign(a, 0.0f);
@@ -140,14 +143,6 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
                    int64_t ldc, bool accumulate, GemmWorkspace& ws, TileSink* sink,
                    int64_t i_off, int64_t j_off, int part) {
   const int64_t kb = depth_block(k);
-  float* const wa = ws.a(part);
-  float* const wb = ws.b(part);
-  if ((!pa && ws.a_floats(part) < round_up(std::min(m, kMc), kMr) * kb) ||
-      ws.b_floats(part) < round_up(std::min(n, kNc), kNr) * kb) {
-    std::fprintf(stderr, "sgemm: workspace not reserved for %lld x %lld x %lld (internal bug)\n",
-                 static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k));
-    std::abort();
-  }
   // A column-major A is read in place when few columns of C share it: packing it would cost as
   // much as the product (the dense forward at batch 16 re-packed all weights every step).
   const bool direct_a = !pa && ta == Trans::No && n <= kDirectAMaxN;
@@ -155,9 +150,23 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
   // column-major B) cost about as much as the product's reads of it (only a last, partial panel
   // is packed). Alone: conv2's forward (64 x 196 x 800) 114 -> 132 GFLOP/s, conv1's (32 x 10192
   // x 25) 85 -> 130; whole Simple CNN steps 6.5% faster (one thread, A/B within one process).
-  // For m > 64 it was even or slower in whole steps (MLP b=16..1024, the CNN's fc1 and conv2
-  // input gradient), although up to 15% faster alone for a column-major B in a warm L2.
-  const bool direct_b = !direct_a && m <= kDirectBMaxM;
+  // Also when B fits in L2 (1 MiB) and C has <= 256 rows, taken as one row block (MC 256), so
+  // that each B panel comes from L2 once and serves every row panel from L1: MLP steps on one
+  // thread b=16 +2.9%, b=1024 +1.8%, two concurrent trials b=16..1024 +1.4-3.6% (in-process
+  // A/B, faster in 23-35 of 40 rounds); one trial on 2 threads b=1024 -1.5%. Larger B (from
+  // L3, once per row block) or m was even or slower in whole steps.
+  const bool direct_b =
+      !direct_a && (m <= kDirectBMaxM ||
+                    (m <= kMcInPlaceB && k * n * int64_t{sizeof(float)} <= kInPlaceBMaxBytes));
+  const int64_t mc_max = direct_b ? kMcInPlaceB : kMc;
+  float* const wa = ws.a(part);
+  float* const wb = ws.b(part);
+  if ((!pa && ws.a_floats(part) < round_up(std::min(m, mc_max), kMr) * kb) ||
+      ws.b_floats(part) < round_up(std::min(n, kNc), kNr) * kb) {
+    std::fprintf(stderr, "sgemm: workspace not reserved for %lld x %lld x %lld (internal bug)\n",
+                 static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k));
+    std::abort();
+  }
   auto b_panel = [&](int64_t pc, int64_t kc, int64_t jc, int64_t jr, int64_t cols) {
     if (!direct_b) return BPanel{wb + jr * kc, kNr, false};
     const int64_t j = jc + jr;
@@ -175,8 +184,8 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
       const bool acc = accumulate || pc > 0;
       TileSink* const last = pc + kc >= k ? sink : nullptr;
       if (!direct_b) pack_b<kNr>(tb, b, ldb, pc, kc, jc, nc, wb);
-      for (int64_t ic = 0; ic < m; ic += kMc) {
-        const int64_t mc = std::min(kMc, m - ic);
+      for (int64_t ic = 0; ic < m; ic += mc_max) {
+        const int64_t mc = std::min(mc_max, m - ic);
         if (direct_a) {  // A panel outer: read from memory once, again from L2 for the next jr
           for (int64_t ir = 0; ir < mc; ir += kMr)
             for (int64_t jr = 0; jr < nc; jr += kNr)

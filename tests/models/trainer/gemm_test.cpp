@@ -211,14 +211,16 @@ TEST(Sgemm, PrePackedAIsBitIdenticalToPackingPerProduct) {
         }
 }
 
-// With few rows (m <= 64) sgemm reads B in place instead of packing it: the same bits as the
-// packed path, which the first m rows of a product with 96 more rows take. Every transpose,
-// partial column panels (n 25, 100, 197), several depth blocks (k 700, 800) and leading
-// dimensions larger than the matrices (a wrong stride in the in-place reads shows).
+// With few rows (m <= 64), or up to 256 rows and a B of at most 1 MiB, sgemm reads B in place
+// instead of packing it: the same bits as the packed path, which the first m rows of a product
+// with 200 more rows take (over 256 rows). Every transpose, partial column panels (n 25, 50,
+// 100, 197), several depth blocks (k 700, 800) and leading dimensions larger than the matrices
+// (a wrong stride in the in-place reads shows).
 TEST(Sgemm, InPlaceBIsBitIdenticalToPackedB) {
   if (!sgemm_available()) GTEST_SKIP() << "built without AVX-512";
-  const int64_t shapes[][3] = {{64, 197, 800}, {33, 100, 700}, {10, 25, 333}, {32, 36, 25}};
-  const int64_t extra = 96, pad = 5;
+  const int64_t shapes[][3] = {{64, 197, 800}, {33, 100, 700}, {10, 25, 333},
+                               {32, 36, 25},   {200, 50, 700}, {256, 30, 333}};
+  const int64_t extra = 200, pad = 5;
   std::mt19937 rng(13);
   for (const auto& s : shapes)
     for (Trans ta : {Trans::No, Trans::Yes})
