@@ -149,6 +149,35 @@ TEST(Network, RejectsMissingLoss) {
   EXPECT_THROW(Network<float>(resolve_network(s), 1, 1), std::invalid_argument);
 }
 
+// Below the first layer with parameters no input gradient is formed (the MLP's first dense
+// layer follows a flatten) unless asked for: the input gradient buffer stays as allocated (zero)
+// and every parameter gradient is bit-identical to the network that forms it, at batch 1 (the
+// matrix-vector path) and 8 (the products).
+TEST(Network, NoInputGradientBelowTheFirstTrainableLayerUnlessAsked) {
+  const ResolvedNetwork net = resolve_network(mlp_784_256_256_10());
+  for (int64_t batch : {1, 8}) {
+    Network<float> lean(net, batch, 3), full(net, batch, 3);
+    full.set_compute_input_grad(true);
+    std::mt19937 rng(4);
+    std::uniform_real_distribution<float> u(0, 1);
+    for (int64_t i = 0; i < lean.input_elements() * batch; ++i)
+      lean.input()[i] = full.input()[i] = u(rng);
+    std::vector<int32_t> labels;
+    for (int64_t n = 0; n < batch; ++n) labels.push_back(int32_t(n % 10));
+    EXPECT_EQ(lean.forward_backward(labels.data(), batch),
+              full.forward_backward(labels.data(), batch));
+    for (int64_t i = 0; i < lean.num_params(); ++i)
+      ASSERT_EQ(lean.grads()[i], full.grads()[i]) << "batch " << batch << ", parameter " << i;
+    int64_t nonzero_lean = 0, nonzero_full = 0;
+    for (int64_t i = 0; i < lean.input_elements() * batch; ++i) {
+      nonzero_lean += lean.input_grad()[i] != 0.0f;
+      nonzero_full += full.input_grad()[i] != 0.0f;
+    }
+    EXPECT_EQ(nonzero_lean, 0) << "batch " << batch;
+    EXPECT_GT(nonzero_full, lean.input_elements() * batch / 2) << "batch " << batch;
+  }
+}
+
 TEST(Network, HeInitialisationVariance) {
   NetworkSpec s = spec({400, 1, 1}, {make(LayerKind::Dense, 500)});
   s.classes = 500;
