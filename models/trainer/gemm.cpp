@@ -31,11 +31,8 @@ constexpr int64_t kDirectAMaxN = 24, kDirectBMaxM = 64, kSmallN = 48;
 // all of them one row block (see sgemm_blocked).
 constexpr int64_t kMcInPlaceB = 256, kInPlaceBMaxBytes = int64_t{1} << 20;
 constexpr int64_t kNrMax = 12, kKc = kSgemmSingleBlockDepth, kMc = 128, kNc = 3072;
+static_assert(kKc == kSgemmSingleBlockDepth);
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
-// The depth block: k split into equal parts of at most kKc (784 -> 262+262+260, not 320+320+144).
-[[maybe_unused]] int64_t depth_block(int64_t k) { return ceil_div(k, ceil_div(k, kKc)); }
 
 }  // namespace
 
@@ -323,42 +320,6 @@ void sgemm(const PackedA& a, Trans tb, int64_t n, const float* b, int64_t ldb, f
   run_product(p);
 }
 
-void PackedA::reserve(int64_t m, int64_t k) {
-  const auto need =
-      static_cast<size_t>(round_up(std::max<int64_t>(m, 0), kMr) * std::max<int64_t>(k, 0));
-  if (need > m_data.size()) m_data.assign(need, 0.0f);
-}
-
-// Depth block after depth block, all rows at once: block [p0, p0 + kc) starts at p0 x
-// round_up(m, kMr) floats (every earlier block is that many rows deep), its row panels kc x kMr
-// floats apart, each laid out as pack_a() lays out a workspace block.
-void PackedA::pack(Trans ta, int64_t m, int64_t k, const float* a, int64_t lda,
-                   WorkerPool* pool) {
-  if (round_up(m, kMr) * k > static_cast<int64_t>(m_data.size())) {
-    std::fprintf(stderr, "PackedA: not reserved for %lld x %lld (internal bug)\n",
-                 static_cast<long long>(m), static_cast<long long>(k));
-    std::abort();
-  }
-  m_m = m;
-  m_k = k;
-  if (m < 1 || k < 1) return;
-  const int64_t kb = depth_block(k);
-  // Panels split across the pool's threads (each writes its own), as the products would split
-  // the packing they did themselves.
-  parallel_for(pool, ceil_div(m, kMr), 2, [&](int64_t lo, int64_t hi) {
-    const int64_t r0 = lo * kMr, rows = std::min(hi * kMr, m) - r0;
-    if (rows < 1) return;
-    for (int64_t pc = 0; pc < k; pc += kb) {
-      const int64_t kc = std::min(kb, k - pc);
-      pack_a(ta, a, lda, r0, rows, pc, kc, m_data.data() + pc * round_up(m, kMr) + r0 * kc);
-    }
-  });
-}
-
-const float* PackedA::panels(int64_t p0, int64_t kc, int64_t r) const {
-  return m_data.data() + p0 * round_up(m_m, kMr) + r * kc;
-}
-
 #else  // no AVX-512: the layers use Eigen's product instead
 
 bool sgemm_available() { return false; }
@@ -371,12 +332,6 @@ void sgemm(const PackedA&, Trans, int64_t, const float*, int64_t, float*, int64_
            GemmWorkspace&, TileSink*, int) {
   throw std::logic_error("sgemm: built without AVX-512 (check sgemm_available())");
 }
-void PackedA::reserve(int64_t, int64_t) {}
-void PackedA::pack(Trans, int64_t, int64_t, const float*, int64_t, WorkerPool*) {
-  throw std::logic_error("PackedA: built without AVX-512 (check sgemm_available())");
-}
-const float* PackedA::panels(int64_t, int64_t, int64_t) const { return nullptr; }
-
 #endif
 
 }  // namespace kp::trainer_detail

@@ -6,8 +6,10 @@
 // peak. This one packs into buffers the layer owns (no allocation in a step) and uses a 32x12
 // register tile (24 accumulators) in the Goto/BLIS loop order (Goto & van de Geijn 2008,
 // "Anatomy of high-performance matrix multiplication", ACM TOMS 34(3); Van Zee & van de Geijn
-// 2015, BLIS). Deterministic: the summation order depends only on (m, n, k), never on the
-// buffers' addresses or on the number of threads (a thread computes whole columns of C).
+// 2015, BLIS); an operand that few panels of the other share (or B that fits in L2) is read in
+// place instead (gemm.cpp). Deterministic: the summation order depends only on (m, n, k), never
+// on the buffers' addresses, the operands' packing or the number of threads (a thread computes
+// whole rows or columns of C).
 // Available only when built with AVX-512 (sgemm_available()); layers use Eigen otherwise.
 // Internal to kp_trainer; Eigen-free.
 #include <cstdint>

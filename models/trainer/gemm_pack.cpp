@@ -1,5 +1,11 @@
 #include "models/trainer/gemm_pack.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "models/trainer/worker_pool.h"
+
 #ifdef __AVX512F__
 #include <algorithm>
 
@@ -93,6 +99,53 @@ void pack_b(Trans tb, const float* b, int64_t ldb, int64_t p0, int64_t kc, int64
 
 template void pack_b<8>(Trans, const float*, int64_t, int64_t, int64_t, int64_t, int64_t, float*);
 template void pack_b<12>(Trans, const float*, int64_t, int64_t, int64_t, int64_t, int64_t, float*);
+
+void PackedA::reserve(int64_t m, int64_t k) {
+  const auto need =
+      static_cast<size_t>(round_up(std::max<int64_t>(m, 0), kMr) * std::max<int64_t>(k, 0));
+  if (need > m_data.size()) m_data.assign(need, 0.0f);
+}
+
+// Depth block after depth block, all rows at once: block [p0, p0 + kc) starts at p0 x
+// round_up(m, kMr) floats (every earlier block is that many rows deep), its row panels kc x kMr
+// floats apart, each laid out as pack_a() lays out a workspace block.
+void PackedA::pack(Trans ta, int64_t m, int64_t k, const float* a, int64_t lda,
+                   WorkerPool* pool) {
+  if (round_up(m, kMr) * k > static_cast<int64_t>(m_data.size())) {
+    std::fprintf(stderr, "PackedA: not reserved for %lld x %lld (internal bug)\n",
+                 static_cast<long long>(m), static_cast<long long>(k));
+    std::abort();
+  }
+  m_m = m;
+  m_k = k;
+  if (m < 1 || k < 1) return;
+  const int64_t kb = depth_block(k);
+  // Panels split across the pool's threads (each writes its own), as the products would split
+  // the packing they did themselves.
+  parallel_for(pool, ceil_div(m, kMr), 2, [&](int64_t lo, int64_t hi) {
+    const int64_t r0 = lo * kMr, rows = std::min(hi * kMr, m) - r0;
+    if (rows < 1) return;
+    for (int64_t pc = 0; pc < k; pc += kb) {
+      const int64_t kc = std::min(kb, k - pc);
+      pack_a(ta, a, lda, r0, rows, pc, kc, m_data.data() + pc * round_up(m, kMr) + r0 * kc);
+    }
+  });
+}
+
+const float* PackedA::panels(int64_t p0, int64_t kc, int64_t r) const {
+  return m_data.data() + p0 * round_up(m_m, kMr) + r * kc;
+}
+
+}  // namespace kp::trainer_detail
+#else  // no AVX-512: the layers use Eigen's product instead
+
+namespace kp::trainer_detail {
+
+void PackedA::reserve(int64_t, int64_t) {}
+void PackedA::pack(Trans, int64_t, int64_t, const float*, int64_t, WorkerPool*) {
+  throw std::logic_error("PackedA: built without AVX-512 (check sgemm_available())");
+}
+const float* PackedA::panels(int64_t, int64_t, int64_t) const { return nullptr; }
 
 }  // namespace kp::trainer_detail
 #endif
