@@ -67,7 +67,8 @@ class Conv2d final : public Layer<T> {
     if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f).setZero();
     if (dx) pack_weights(Trans::Yes, m_wt_packed);
     const int64_t chunks = ceil_div(batch, m_chunk);
-    if (by_samples(chunks) && !m_partials.empty()) return backward_by_samples(x, dy, dx, chunks, batch);
+    if (by_samples(chunks) && !m_partials.empty())
+      return backward_by_samples(x, dy, dx, chunks, batch);
     if (dx) std::fill(dx, dx + batch * m_c * m_h * m_w_in, T(0));
     for (int64_t c = 0; c < chunks; ++c) {
       const int64_t n0 = c * m_chunk, nb = std::min(m_chunk, batch - n0), q = m_ho * m_wo * nb;
@@ -161,7 +162,8 @@ class Conv2d final : public Layer<T> {
   void weight_product(Trans op, const PackedA& packed, int64_t n, const T* b, int64_t ldb, T* c,
                       int64_t ldc, int part) {
     if constexpr (std::is_same_v<T, float>) {
-      if (m_prepack) return sgemm(packed, Trans::No, n, b, ldb, c, ldc, false, *m_ws, nullptr, part);
+      if (m_prepack)
+        return sgemm(packed, Trans::No, n, b, ldb, c, ldc, false, *m_ws, nullptr, part);
     }
     gemm(op, Trans::No, op == Trans::No ? m_f : m_kk, n, op == Trans::No ? m_kk : m_f, this->m_w,
          m_f, b, ldb, c, ldc, false, *m_ws);
