@@ -2,12 +2,9 @@
 
 #include <stdexcept>
 
+#include "core/int_math.h"
+
 namespace kp {
-namespace {
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-}  // namespace
 
 FoldMapping fold_mapping(Dataflow dataflow, const GemmShape& gemm) {
   switch (dataflow) {

@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/int_math.h"
 #include "sim/fold_timing.h"
 
 namespace kp {
 namespace {
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // Largest multiple of `align` not above x (x itself when below align), and never above dim.
 int64_t fit(int64_t x, int64_t dim, int64_t align) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "core/int_math.h"
 #include "models/trainer/aligned_vector.h"
 #include "models/trainer/im2col.h"
 #include "models/trainer/layer_gemm.h"
@@ -86,7 +87,6 @@ class Conv2d final : public Layer<T> {
   }
 
  private:
-  static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
   // With several threads, whole chunks of samples go to threads (one fork-join per layer, or per
   // round in the backward, instead of several per chunk, and each chunk's columns stay in one
   // core's cache) when there are enough chunks to balance: the Simple CNN's conv2 runs one per

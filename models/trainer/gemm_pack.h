@@ -5,12 +5,11 @@
 // Internal to kp_trainer; the packing functions exist in AVX-512 builds only.
 #include <cstdint>
 
+#include "core/int_math.h"
 #include "models/trainer/gemm.h"
 
 namespace kp::trainer_detail {
 constexpr int64_t kMr = 32;  // rows of the register tile (two zmm registers)
-inline int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-inline int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 // The depth block: k split into equal parts of at most kSgemmSingleBlockDepth (784 ->
 // 262+262+260, not 320+320+144). It sets every product's summation order.
 inline int64_t depth_block(int64_t k) {

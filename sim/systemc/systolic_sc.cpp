@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/int_math.h"
 #include "sim/scalesim/stall_model.h"
 
 namespace kp {
@@ -19,7 +20,6 @@ int64_t cycles_now() {
   return static_cast<int64_t>(sc_core::sc_time_stamp().value() / cycle_time().value());
 }
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // One fold in program order, resolved at elaboration so the threads only wait.
 struct FoldStep {
