@@ -10,26 +10,12 @@
 #include "models/trainer/batch_norm.h"
 #include "models/trainer/conv2d.h"
 #include "models/trainer/layer_gemm.h"
+#include "models/trainer/relu_loops.h"
 #include "models/trainer/simple_layers.h"
 
 namespace kp::trainer_detail {
 
 namespace {
-
-// y = x > 0 ? x : 0, as the ReLU layer computes it (not std::max: NaN and -0 map to +0), for
-// n contiguous elements; `bias` (if not null) is added first, as the dense layer adds it.
-template <class T>
-void bias_relu(const T* __restrict x, const T* __restrict bias, T* __restrict y, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) {
-    const T v = bias ? x[i] + bias[i] : x[i];
-    y[i] = v > T(0) ? v : T(0);
-  }
-}
-// dx = y > 0 ? g : 0, as the ReLU layer's backward computes it.
-template <class T>
-void relu_mask(const T* __restrict y, const T* __restrict g, T* __restrict dx, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) dx[i] = y[i] > T(0) ? g[i] : T(0);
-}
 
 // sgemm epilogues for a dense layer fused with a ReLU: each tile of the product goes through the
 // ReLU (after the bias) into the ReLU's output, or is masked by the ReLU's output into the
@@ -40,8 +26,13 @@ class BiasReluSink final : public TileSink {
   BiasReluSink(const float* bias, float* out, int64_t ld) : m_bias(bias), m_out(out), m_ld(ld) {}
   void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t, int64_t ld,
             int) override {
-    for (int64_t j = 0; j < cols; ++j)
-      bias_relu(t + j * ld, m_bias ? m_bias + i0 : nullptr, m_out + i0 + (j0 + j) * m_ld, rows);
+    for (int64_t j = 0; j < cols; ++j) {
+      float* out = m_out + i0 + (j0 + j) * m_ld;
+      if (m_bias)
+        bias_relu_forward(t + j * ld, m_bias + i0, out, rows);
+      else
+        relu_forward(t + j * ld, out, rows);
+    }
   }
 
  private:
@@ -56,7 +47,7 @@ class ReluMaskSink final : public TileSink {
             int) override {
     for (int64_t j = 0; j < cols; ++j) {
       const int64_t at = i0 + (j0 + j) * m_ld;
-      relu_mask(m_y + at, t + j * ld, m_dx + at, rows);
+      relu_backward(m_y + at, t + j * ld, m_dx + at, rows);
     }
   }
 
@@ -105,8 +96,12 @@ class Dense final : public Layer<T> {
       gemm(Trans::No, Trans::No, m_out, batch, m_in, this->m_w, m_out, x, m_in, y, m_out, false,
            *m_ws);
     if (m_relu_y) {
-      for (int64_t n = 0; n < batch; ++n)
-        bias_relu(y + n * m_out, bias, m_relu_y + n * m_out, m_out);
+      for (int64_t n = 0; n < batch; ++n) {
+        if (bias)
+          bias_relu_forward(y + n * m_out, bias, m_relu_y + n * m_out, m_out);
+        else
+          relu_forward(y + n * m_out, m_relu_y + n * m_out, m_out);
+      }
     } else if (bias) {
       Y.colwise() += MapV<T>(this->m_w + m_in * m_out, m_out);
     }
@@ -135,7 +130,7 @@ class Dense final : public Layer<T> {
     else
       gemm(Trans::Yes, Trans::No, m_in, batch, m_out, this->m_w, m_out, dy, m_out, dx, m_in,
            false, *m_ws);
-    if (m_relu_dx) relu_mask(x, dx, m_relu_dx, m_in * batch);
+    if (m_relu_dx) relu_backward(x, dx, m_relu_dx, m_in * batch);
   }
   bool weight_matrix(int64_t* rows, int64_t* cols) const override {
     *rows = m_out;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "models/trainer/relu_loops.h"
 #include "models/trainer/worker_pool.h"
 
 namespace kp::trainer_detail {
@@ -100,26 +101,6 @@ class MaxPool final : public Layer<T> {
   std::vector<int32_t> m_arg;
 };
 
-// Branch-free and on restrict-qualified locals, so that GCC vectorises them: the plain
-// `dx[i] = y[i] > 0 ? dy[i] : 0` loads dy only on one side of the branch, so it stayed a scalar
-// loop that mispredicted on half the elements and re-read the lambda's captures after every
-// store (6 ns an element: 11% of an MLP b=1024 step on 2 threads).
-template <class T>
-void relu_forward(const T* __restrict x, T* __restrict y, int64_t lo, int64_t hi) {
-  for (int64_t i = lo; i < hi; ++i) {
-    const T v = x[i];
-    y[i] = v > T(0) ? v : T(0);  // not std::max: NaN and -0 map to +0 as before
-  }
-}
-template <class T>
-void relu_backward(const T* __restrict y, const T* __restrict dy, T* __restrict dx, int64_t lo,
-                   int64_t hi) {
-  for (int64_t i = lo; i < hi; ++i) {
-    const T g = dy[i];
-    dx[i] = y[i] > T(0) ? g : T(0);
-  }
-}
-
 template <class T>
 class Relu final : public Layer<T> {
  public:
@@ -131,13 +112,13 @@ class Relu final : public Layer<T> {
   void forward(const T* x, T* y, int64_t batch) override {
     if (m_skip_forward) return;
     parallel_for(m_pool, m_n * batch, kParallelMinElements, [x, y](int64_t lo, int64_t hi) {
-      relu_forward(x, y, lo, hi);
+      relu_forward(x + lo, y + lo, hi - lo);
     });
   }
   void backward(const T*, const T* y, const T* dy, T* dx, int64_t batch) override {
     if (!dx || m_skip_backward) return;
     parallel_for(m_pool, m_n * batch, kParallelMinElements, [y, dy, dx](int64_t lo, int64_t hi) {
-      relu_backward(y, dy, dx, lo, hi);
+      relu_backward(y + lo, dy + lo, dx + lo, hi - lo);
     });
   }
 
