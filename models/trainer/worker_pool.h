@@ -30,26 +30,6 @@ class WorkerPool {
   std::unique_ptr<Impl> m;
 };
 
-// Runs f(lo, hi) on [0, n) split into pool->threads() contiguous ranges, one per thread of the
-// pool; all of it on the caller without a pool or when n < min_n. f must write disjoint outputs
-// for disjoint ranges and compute an element the same way in any range: then the values do not
-// depend on the split. No allocation.
-template <class F>
-void parallel_for(WorkerPool* pool, int64_t n, int64_t min_n, F&& f) {
-  if (!pool || pool->threads() == 1 || n < min_n) return f(int64_t{0}, n);
-  struct Ctx {
-    std::remove_reference_t<F>* f;
-    int64_t n;
-    int parts;
-  } ctx{&f, n, pool->threads()};
-  pool->run(
-      [](void* c, int part) {
-        const Ctx& x = *static_cast<const Ctx*>(c);
-        (*x.f)(x.n * part / x.parts, x.n * (part + 1) / x.parts);
-      },
-      &ctx);
-}
-
 // Runs f(part, parts) once for every part in [0, parts): on the pool's threads (parts = its
 // thread count), or f(0, 1) on the caller without a pool. No allocation.
 template <class F>
@@ -65,6 +45,16 @@ void run_parts(WorkerPool* pool, F&& f) {
         (*x.f)(part, x.parts);
       },
       &ctx);
+}
+
+// Runs f(lo, hi) on [0, n) split into pool->threads() contiguous ranges, one per thread of the
+// pool; all of it on the caller without a pool or when n < min_n. f must write disjoint outputs
+// for disjoint ranges and compute an element the same way in any range: then the values do not
+// depend on the split. No allocation.
+template <class F>
+void parallel_for(WorkerPool* pool, int64_t n, int64_t min_n, F&& f) {
+  if (n < min_n) return f(int64_t{0}, n);
+  run_parts(pool, [&](int part, int parts) { f(n * part / parts, n * (part + 1) / parts); });
 }
 
 }  // namespace kp::trainer_detail
