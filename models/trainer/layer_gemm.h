@@ -19,6 +19,8 @@ template <class T>
 using CMapM = Eigen::Map<const Mat<T>>;
 template <class T>
 using MapV = Eigen::Map<Eigen::Matrix<T, Eigen::Dynamic, 1>>;
+template <class T>
+using CMapV = Eigen::Map<const Eigen::Matrix<T, Eigen::Dynamic, 1>>;
 
 // C (m x n) = op(A) op(B) (+ C).
 template <class T>

@@ -3,13 +3,16 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include "models/trainer/layers.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
 
+#include "models/trainer/aligned_vector.h"
 #include "models/trainer/batch_norm.h"
 #include "models/trainer/conv2d.h"
 #include "models/trainer/layer_gemm.h"
+#include "models/trainer/matvec_parts.h"
 #include "models/trainer/relu_loops.h"
 #include "models/trainer/simple_layers.h"
 
@@ -63,6 +66,7 @@ class Dense final : public Layer<T> {
   Dense(const ResolvedLayer& l, int64_t max_batch, GemmWorkspace* ws)
       : m_in(l.in.elements()), m_out(l.out.elements()), m_bias(l.spec.bias), m_ws(ws) {
     this->m_params = m_in * m_out + (m_bias ? m_out : 0);
+    m_part_sums.resize(static_cast<size_t>(kMatVecParts * m_out));
     m_ws->reserve(m_out, max_batch, m_in);  // forward
     m_ws->reserve(m_out, m_in, max_batch);  // weight gradient
     m_ws->reserve(m_in, max_batch, m_out);  // input gradient
@@ -91,7 +95,7 @@ class Dense final : public Layer<T> {
       }
     }
     if (batch == 1)  // matrix-vector: packing the weights for a GEMM would double the traffic
-      Y.col(0).noalias() = W * X.col(0);
+      forward_one(x, y);
     else
       gemm(Trans::No, Trans::No, m_out, batch, m_in, this->m_w, m_out, x, m_in, y, m_out, false,
            *m_ws);
@@ -125,11 +129,9 @@ class Dense final : public Layer<T> {
                      m_in, false, *m_ws, &sink);
       }
     }
-    if (batch == 1)
-      MapM<T>(dx, m_in, 1).col(0).noalias() = W.transpose() * dY.col(0);
-    else
-      gemm(Trans::Yes, Trans::No, m_in, batch, m_out, this->m_w, m_out, dy, m_out, dx, m_in,
-           false, *m_ws);
+    if (batch == 1) return input_grad_one(x, dy, dx);
+    gemm(Trans::Yes, Trans::No, m_in, batch, m_out, this->m_w, m_out, dy, m_out, dx, m_in, false,
+         *m_ws);
     if (m_relu_dx) relu_backward(x, dx, m_relu_dx, m_in * batch);
   }
   bool weight_matrix(int64_t* rows, int64_t* cols) const override {
@@ -139,9 +141,39 @@ class Dense final : public Layer<T> {
   }
 
  private:
+  // y = W x at batch 1 by column parts (matvec_parts.h): each part's product (Eigen's) into its
+  // own sums, then the parts added in order.
+  void forward_one(const T* x, T* y) {
+    CMapM<T> W(this->m_w, m_out, m_in);
+    for_matvec_parts(m_ws->pool(), m_in, m_out * m_in, [&](int p, int64_t lo, int64_t hi) {
+      MapV<T> sums(m_part_sums.data() + p * m_out, m_out);
+      if (lo == hi)
+        sums.setZero();
+      else
+        sums.noalias() = W.middleCols(lo, hi - lo) * CMapV<T>(x + lo, hi - lo);
+    });
+    std::copy(m_part_sums.data(), m_part_sums.data() + m_out, y);
+    for (int p = 1; p < matvec_parts(m_out * m_in); ++p) {
+      const T* __restrict s = m_part_sums.data() + p * m_out;
+      for (int64_t i = 0; i < m_out; ++i) y[i] += s[i];
+    }
+  }
+  // dx = W^T dy at batch 1, each part's columns of W giving its elements of dx (then the fused
+  // ReLU's mask, x its output).
+  void input_grad_one(const T* x, const T* dy, T* dx) {
+    CMapM<T> W(this->m_w, m_out, m_in);
+    for_matvec_parts(m_ws->pool(), m_in, m_out * m_in, [&](int, int64_t lo, int64_t hi) {
+      if (lo == hi) return;
+      MapV<T>(dx + lo, hi - lo).noalias() =
+          W.middleCols(lo, hi - lo).transpose() * CMapV<T>(dy, m_out);
+      if (m_relu_dx) relu_backward(x + lo, dx + lo, m_relu_dx + lo, hi - lo);
+    });
+  }
+
   int64_t m_in, m_out;
   bool m_bias;
   GemmWorkspace* m_ws;
+  AlignedVector<T> m_part_sums;  // batch 1: each column part's W x
   T* m_relu_y = nullptr;   // the next layer's (a ReLU's) output, if fused
   T* m_relu_dx = nullptr;  // the previous layer's (a ReLU's) input gradient, if fused
 };

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "models/trainer/gemm.h"
+#include "models/trainer/matvec_parts.h"
 
 #ifdef __AVX512F__
 // GCC 12 flags its own masked-load intrinsics (_mm512_undefined_ps) as uninitialised.
@@ -25,10 +26,12 @@ double learning_rate_at(const OptimizerSpec& s, int64_t step) {
   return s.learning_rate;
 }
 
-Optimizer::Optimizer(const OptimizerSpec& spec, int64_t num_params)
+Optimizer::Optimizer(const OptimizerSpec& spec, int64_t num_params,
+                     trainer_detail::WorkerPool* pool)
     : m_spec(spec),
       m_n(num_params),
-      m_velocity(spec.kind == OptimizerKind::Sgd ? 0 : static_cast<size_t>(num_params), 0.0f) {}
+      m_velocity(spec.kind == OptimizerKind::Sgd ? 0 : static_cast<size_t>(num_params), 0.0f),
+      m_pool(pool) {}
 
 namespace {
 
@@ -167,8 +170,11 @@ double update_kind(const Coeffs& k, float* w, float* v, int64_t n, const Grad& g
   return 0;
 }
 
-// The deferred weight gradient of one block: the outer product at batch 1, else the GEMM.
-double update_deferred(const Coeffs& k, float* w, float* v, const DeferredGrad& d) {
+// The deferred weight gradient of one block: the outer product at batch 1, else the GEMM. At
+// batch 1 by the forward's column parts (matvec_parts.h), on the same threads: the squared norm
+// summed per column, over each part's columns in order, then over the parts in order.
+double update_deferred(const Coeffs& k, float* w, float* v, const DeferredGrad& d,
+                       trainer_detail::WorkerPool* pool) {
   if (d.batch > 1) {
     switch (k.kind) {
       case OptimizerKind::Sgd: return update_gemm<OptimizerKind::Sgd>(k, w, v, d);
@@ -177,10 +183,17 @@ double update_deferred(const Coeffs& k, float* w, float* v, const DeferredGrad& 
     }
     return 0;
   }
+  double part_sq[trainer_detail::kMatVecParts] = {};
+  trainer_detail::for_matvec_parts(pool, d.cols, d.rows * d.cols, [&](int p, int64_t lo,
+                                                                       int64_t hi) {
+    double sq = 0;  // one store per part: the parts' sums share a cache line
+    for (int64_t j = lo; j < hi; ++j)
+      sq += update_kind(k, w + j * d.rows, v ? v + j * d.rows : nullptr, d.rows,
+                        OuterGrad{d.dy, d.x[j]});
+    part_sq[p] = sq;
+  });
   double sq = 0;
-  for (int64_t j = 0; j < d.cols; ++j)
-    sq += update_kind(k, w + j * d.rows, v ? v + j * d.rows : nullptr, d.rows,
-                      OuterGrad{d.dy, d.x[j]});
+  for (double s : part_sq) sq += s;
   return sq;
 }
 
@@ -197,7 +210,7 @@ double Optimizer::step(float* w, const float* g, int64_t step, const DeferredGra
   for (size_t b = 0; b < n_deferred; ++b) {
     const DeferredGrad& d = deferred[b];
     sq += update_kind(k, w + pos, at(pos), d.offset - pos, ArrayGrad{g + pos});
-    sq += update_deferred(k, w + d.offset, at(d.offset), d);
+    sq += update_deferred(k, w + d.offset, at(d.offset), d, m_pool);
     pos = d.offset + d.rows * d.cols;
   }
   sq += update_kind(k, w + pos, at(pos), m_n - pos, ArrayGrad{g + pos});

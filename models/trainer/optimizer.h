@@ -28,7 +28,10 @@ using DeferredGrad = WeightGradBlock<float>;
 
 class Optimizer {
  public:
-  Optimizer(const OptimizerSpec& spec, int64_t num_params);
+  // With a pool (a multi-threaded trial's, network.h), the batch-1 outer-product updates split
+  // across its threads; the values do not depend on the thread count.
+  Optimizer(const OptimizerSpec& spec, int64_t num_params,
+            trainer_detail::WorkerPool* pool = nullptr);
   // Applies one update with the gradient g (of the loss, without weight decay) at step `step`;
   // g is not read inside the `n_deferred` blocks (sorted by offset, disjoint), whose gradient is
   // formed from dy and x. Returns the squared L2 norm of the gradient (without weight decay).
@@ -39,6 +42,7 @@ class Optimizer {
   OptimizerSpec m_spec;
   int64_t m_n;
   AlignedVector<float> m_velocity;
+  trainer_detail::WorkerPool* m_pool;
 };
 
 }  // namespace kp

@@ -46,7 +46,7 @@ Trainer::Trainer(const ResolvedNetwork& net, const Dataset& data, const TrialCon
     : m_data(data),
       m_cfg(config),
       m_net(net, checked_max_batch(data, config), config.seed, config.init, config.threads),
-      m_opt(config.optimizer, m_net.num_params()),
+      m_opt(config.optimizer, m_net.num_params(), m_net.pool()),
       m_perm(static_cast<size_t>(data.train.n)),
       m_labels(static_cast<size_t>(m_net.max_batch())) {
   if (data.train.sample.elements() != m_net.input_elements())
