@@ -1,12 +1,12 @@
 #include "models/trainer/gemm.h"
 
 #include "models/trainer/gemm_pack.h"
+#include "models/trainer/gemm_tiles.h"
 #include "models/trainer/worker_pool.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <stdexcept>
 
 #ifdef __AVX512F__
 // GCC 12's own intrinsics (_mm512_undefined_ps inside the masked loads) trip -Wuninitialized.
@@ -30,7 +30,7 @@ constexpr int64_t kDirectAMaxN = 24, kDirectBMaxM = 64, kSmallN = 48;
 // B is also read in place when it fits in kInPlaceBMaxBytes and C has at most kMcInPlaceB rows,
 // all of them one row block (see sgemm_blocked).
 constexpr int64_t kMcInPlaceB = 256, kInPlaceBMaxBytes = int64_t{1} << 20;
-constexpr int64_t kNrMax = 12, kKc = kSgemmSingleBlockDepth, kMc = 128, kNc = 3072;
+constexpr int64_t kKc = kSgemmSingleBlockDepth, kMc = 128, kNc = 3072;
 static_assert(kKc == kSgemmSingleBlockDepth);
 
 
@@ -48,6 +48,11 @@ void GemmWorkspace::reserve(int64_t m, int64_t n, int64_t k) {
   const int64_t kc = std::min(k, kKc);
   const auto a = static_cast<size_t>(round_up(std::min(m, std::max(kMc, kMcInPlaceB)), kMr) * kc);
   const auto b = static_cast<size_t>(round_up(std::min(n, kNc), kNrMax) * kc);
+  const auto parts = static_cast<int64_t>(m_parts.size());
+  if (parts > 1 && n < 24 * parts && m < kMr * parts) {  // a depth split's scratch (run_product)
+    const auto ks = static_cast<size_t>((ceil_div(k, depth_block(k)) - 1) * m * n);
+    if (ks > m_ksplit.size()) m_ksplit.assign(ks, 0.0f);
+  }
   for (Buffers& p : m_parts) {  // a part never needs more than the whole product
     if (a > p.a.size()) p.a.assign(a, 0.0f);
     if (b > p.b.size()) p.b.assign(b, 0.0f);
@@ -213,125 +218,20 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
 
 }  // namespace
 
-bool sgemm_available() { return true; }
-
-namespace {
-
-struct Product {
-  Trans ta, tb;
-  int64_t m, n, k;
-  const float* a;
-  int64_t lda;
-  const PackedA* pa;  // instead of (ta, a, lda) if not null
-  const float* b;
-  int64_t ldb;
-  float* c;
-  int64_t ldc;
-  bool accumulate;
-  GemmWorkspace* ws;
-  TileSink* sink;
-  bool by_rows;  // split into parts by rows of C (else by columns)
-  int parts;
-  int part;  // >= 0: all of it on the calling thread with this part's buffers
-};
-
-// Rows [i0, i1) x columns [j0, j1) of C; the tile shape is chosen from the part's width, which
-// never changes a value (each element is the same chain of FMAs).
-void sgemm_part(const Product& p, int64_t i0, int64_t i1, int64_t j0, int64_t j1, int part) {
-  const int64_t m = i1 - i0, n = j1 - j0;
-  if (m < 1 || n < 1) return;
-  const float* a = p.pa ? nullptr : p.a + (p.ta == Trans::No ? i0 : i0 * p.lda);
-  const float* b = p.b + (p.tb == Trans::No ? j0 * p.ldb : j0);
-  float* c = p.c + i0 + j0 * p.ldc;
+void sgemm_tiles(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a,
+                 int64_t lda, const PackedA* pa, const float* b, int64_t ldb, float* c,
+                 int64_t ldc, bool accumulate, GemmWorkspace& ws, TileSink* sink, int64_t i_off,
+                 int64_t j_off, int part) {
   // A 32 x 8 tile when n is small and 8 divides it better than 12 (batch 16: 16 columns, not
   // 24 with a third of the FMAs on padding); 32 x 12 otherwise (more FMAs per byte of A from L2).
   if (n < kSmallN && round_up(n, 8) < round_up(n, 12))
-    sgemm_blocked<8>(p.ta, p.tb, m, n, p.k, a, p.lda, p.pa, b, p.ldb, c, p.ldc, p.accumulate,
-                     *p.ws, p.sink, i0, j0, part);
+    sgemm_blocked<8>(ta, tb, m, n, k, a, lda, pa, b, ldb, c, ldc, accumulate, ws, sink, i_off,
+                     j_off, part);
   else
-    sgemm_blocked<12>(p.ta, p.tb, m, n, p.k, a, p.lda, p.pa, b, p.ldb, c, p.ldc, p.accumulate,
-                      *p.ws, p.sink, i0, j0, part);
+    sgemm_blocked<12>(ta, tb, m, n, k, a, lda, pa, b, ldb, c, ldc, accumulate, ws, sink, i_off,
+                      j_off, part);
 }
 
-// Part `part` of `parts` of [0, extent) in units of `unit` (a tile edge, so no tile straddles).
-void split(int64_t extent, int64_t unit, int part, int parts, int64_t* lo, int64_t* hi) {
-  const int64_t units = ceil_div(extent, unit);
-  *lo = std::min(extent, units * part / parts * unit);
-  *hi = std::min(extent, units * (part + 1) / parts * unit);
-}
-
-void run_part(void* ctx, int part) {
-  const Product& p = *static_cast<const Product*>(ctx);
-  int64_t lo = 0, hi = 0;
-  if (p.by_rows) {
-    split(p.m, kMr, part, p.parts, &lo, &hi);
-    sgemm_part(p, lo, hi, 0, p.n, part);
-  } else {
-    split(p.n, 24, part, p.parts, &lo, &hi);  // 24: a multiple of both tile widths
-    sgemm_part(p, 0, p.m, lo, hi, part);
-  }
-}
-
-// Below this many FLOPs a split costs more than it saves: a fork-join is ~0.5 us while the
-// helper polls (worker_pool.cpp), 20-30 us once it blocked. With helpers blocking after 64 polls
-// a 4e6 threshold cost MLP b=16 on 2 threads 40k -> 29k samples/s; since they poll ~0.5 ms,
-// splitting the b=16 products (6.4 MFLOP) pays: 8e6 / 4e6 / 1e6 gave 37k / 42k / 44k samples/s
-// at b=16 and the same at b=128, b=1024 and the CNN (means of three alternating runs).
-constexpr double kParallelMinFlops = 1e6;
-
-// C = op(A) op(B) with op(A) given by (ta, a, lda) or, if pa, pre-packed.
-void run_product(Product& p) {
-  const int64_t m = p.m, n = p.n, k = p.k;
-  if (m < 1 || n < 1) return;
-  if (k < 1) {
-    if (!p.accumulate)
-      for (int64_t j = 0; j < n; ++j) std::fill(p.c + j * p.ldc, p.c + j * p.ldc + m, 0.0f);
-    if (p.sink)  // the product is C itself: hand it over tile by tile
-      for (int64_t j = 0; j < n; j += kNrMax)
-        for (int64_t i = 0; i < m; i += kMr)
-          p.sink->tile(i, j, std::min(kMr, m - i), std::min(kNrMax, n - j), p.c + i + j * p.ldc,
-                       p.ldc, 0);
-    return;
-  }
-  if (p.part >= 0) return sgemm_part(p, 0, m, 0, n, p.part);
-  WorkerPool* pool = p.ws->pool();
-  if (pool && pool->threads() > 1 && 2.0 * double(m) * double(n) * double(k) >= kParallelMinFlops) {
-    p.parts = pool->threads();
-    p.by_rows = n < 24 * p.parts || (m >= n && m >= kMr * p.parts);
-    if (p.by_rows ? m >= kMr * p.parts : true) return pool->run(run_part, &p);
-  }
-  sgemm_part(p, 0, m, 0, n, 0);
-}
-
-}  // namespace
-
-void sgemm(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-           const float* b, int64_t ldb, float* c, int64_t ldc, bool accumulate, GemmWorkspace& ws,
-           TileSink* sink, int part) {
-  Product p{ta, tb, m,   n,          k,   a,    lda,   nullptr, b,   ldb,
-            c,  ldc, accumulate, &ws, sink, false, 1, part};
-  run_product(p);
-}
-
-void sgemm(const PackedA& a, Trans tb, int64_t n, const float* b, int64_t ldb, float* c,
-           int64_t ldc, bool accumulate, GemmWorkspace& ws, TileSink* sink, int part) {
-  Product p{Trans::No, tb, a.rows(), n, a.depth(), nullptr, 0, &a, b, ldb, c, ldc, accumulate,
-            &ws, sink, false, 1, part};
-  run_product(p);
-}
-
-#else  // no AVX-512: the layers use Eigen's product instead
-
-bool sgemm_available() { return false; }
-
-void sgemm(Trans, Trans, int64_t, int64_t, int64_t, const float*, int64_t, const float*, int64_t,
-           float*, int64_t, bool, GemmWorkspace&, TileSink*, int) {
-  throw std::logic_error("sgemm: built without AVX-512 (check sgemm_available())");
-}
-void sgemm(const PackedA&, Trans, int64_t, const float*, int64_t, float*, int64_t, bool,
-           GemmWorkspace&, TileSink*, int) {
-  throw std::logic_error("sgemm: built without AVX-512 (check sgemm_available())");
-}
 #endif
 
 }  // namespace kp::trainer_detail

@@ -25,7 +25,9 @@ class WorkerPool;
 
 // Packing space, one set per thread of the pool (if any). With a pool of T threads, products
 // large enough to pay for the fork-join are split into T parts by columns (or rows, if C has
-// few columns), each computed exactly as without the pool: the values do not depend on T.
+// few columns), each computed exactly as without the pool, or, when C is too small for either,
+// by depth blocks whose sums are added in the order the product adds them (gemm_split.cpp): the
+// values do not depend on T.
 class GemmWorkspace {
  public:
   // Before reserve(); the pool must outlive the workspace.
@@ -38,6 +40,8 @@ class GemmWorkspace {
   int64_t a_floats(int part = 0) const { return floats(m_parts[static_cast<size_t>(part)].a); }
   int64_t b_floats(int part = 0) const { return floats(m_parts[static_cast<size_t>(part)].b); }
   WorkerPool* pool() const { return m_pool; }
+  float* ksplit() { return m_ksplit.data(); }
+  int64_t ksplit_floats() const { return static_cast<int64_t>(m_ksplit.size()); }
 
  private:
   struct Buffers {
@@ -46,6 +50,7 @@ class GemmWorkspace {
   static int64_t floats(const AlignedVector<float>& v) { return static_cast<int64_t>(v.size()); }
   WorkerPool* m_pool = nullptr;
   std::vector<Buffers> m_parts = std::vector<Buffers>(1);
+  AlignedVector<float> m_ksplit;  // depth-split products' scratch (gemm.cpp)
 };
 
 bool sgemm_available();
