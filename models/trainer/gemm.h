@@ -50,7 +50,7 @@ class GemmWorkspace {
   static int64_t floats(const AlignedVector<float>& v) { return static_cast<int64_t>(v.size()); }
   WorkerPool* m_pool = nullptr;
   std::vector<Buffers> m_parts = std::vector<Buffers>(1);
-  AlignedVector<float> m_ksplit;  // depth-split products' scratch (gemm.cpp)
+  AlignedVector<float> m_ksplit;  // depth-split products' scratch (gemm_split.cpp)
 };
 
 bool sgemm_available();
