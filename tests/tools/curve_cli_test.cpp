@@ -16,17 +16,14 @@
 #include <thread>
 #include <vector>
 
+#include "tests/scratch_dir.h"
 #include "tests/tools/tiny_curve_workload.h"
 
 namespace {
 
 const std::string kWorkload = kp::tiny_curve_workload("tiny-curve-cli");
 
-std::string dir() {
-  const auto d = std::filesystem::path(::testing::TempDir()) / ("kp_curve_cli_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(d);
-  return d.string();
-}
+std::string dir() { return kp::test::process_scratch_dir("kp_curve_cli"); }
 
 std::string workload() {
   const std::string p = dir() + "/tiny.yaml";

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/config_doc.h"
+#include "tests/scratch_dir.h"
 #include "tests/tools/tiny_curve_workload.h"
 #include "tools/study/curve_ranks.h"
 
@@ -27,11 +28,7 @@ namespace {
 
 const std::string kWorkload = kp::tiny_curve_workload("tiny-curve-mpi");
 
-std::string dir() {
-  const auto d = std::filesystem::path(::testing::TempDir()) / ("kp_curve_mpi_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(d);
-  return d.string();
-}
+std::string dir() { return test::process_scratch_dir("kp_curve_mpi"); }
 
 std::string slurp(const std::string& path) {
   std::stringstream ss;

@@ -10,6 +10,7 @@
 
 #include "core/config_error.h"
 #include "models/step_curve/step_law_fit.h"
+#include "tests/scratch_dir.h"
 
 namespace kp {
 namespace {
@@ -79,9 +80,7 @@ TEST(PolluxTrace, FitOnCifar10IsSaneAndFinite) {
 }
 
 TEST(PolluxTrace, UnreachedThresholdAndEmptyDirAreConfigErrors) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("kp_pollux_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  const std::filesystem::path dir = test::process_scratch_dir("kp_pollux");
   EXPECT_THROW(read_pollux_traces(dir.string()), ConfigError);
   std::ofstream(dir / "validation-64.csv") << "progress,iteration,metric,grad_sqr,grad_var\n"
                                               "1,1,0.5,1,1\n2,2,0.6,1,1\n";
