@@ -23,40 +23,20 @@ namespace {
 // sgemm epilogues for a dense layer fused with a ReLU: each tile of the product goes through the
 // ReLU (after the bias) into the ReLU's output, or is masked by the ReLU's output into the
 // ReLU's input gradient, on the thread that computed it: no pass of its own over the batch and,
-// on a multi-threaded trial, no serial section (out is column-major, leading dimension ld).
-class BiasReluSink final : public TileSink {
+// on a multi-threaded trial, no serial section. Column by column: column(t, i0, at, rows) gets a
+// tile column t of `rows` values from row i0, whose place in the (column-major, leading
+// dimension ld) output is `at`.
+template <class Column>
+class ColumnSink final : public TileSink {
  public:
-  BiasReluSink(const float* bias, float* out, int64_t ld) : m_bias(bias), m_out(out), m_ld(ld) {}
+  ColumnSink(Column column, int64_t ld) : m_column(column), m_ld(ld) {}
   void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t, int64_t ld,
             int) override {
-    for (int64_t j = 0; j < cols; ++j) {
-      float* out = m_out + i0 + (j0 + j) * m_ld;
-      if (m_bias)
-        bias_relu_forward(t + j * ld, m_bias + i0, out, rows);
-      else
-        relu_forward(t + j * ld, out, rows);
-    }
+    for (int64_t j = 0; j < cols; ++j) m_column(t + j * ld, i0, i0 + (j0 + j) * m_ld, rows);
   }
 
  private:
-  const float* m_bias;
-  float* m_out;
-  int64_t m_ld;
-};
-class ReluMaskSink final : public TileSink {
- public:
-  ReluMaskSink(const float* y, float* dx, int64_t ld) : m_y(y), m_dx(dx), m_ld(ld) {}
-  void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t, int64_t ld,
-            int) override {
-    for (int64_t j = 0; j < cols; ++j) {
-      const int64_t at = i0 + (j0 + j) * m_ld;
-      relu_backward(m_y + at, t + j * ld, m_dx + at, rows);
-    }
-  }
-
- private:
-  const float* m_y;
-  float* m_dx;
+  Column m_column;
   int64_t m_ld;
 };
 
@@ -89,7 +69,14 @@ class Dense final : public Layer<T> {
     const T* bias = m_bias ? this->m_w + m_in * m_out : nullptr;
     if constexpr (std::is_same_v<T, float>) {
       if (m_relu_y && batch > 1 && sgemm_available()) {  // y: the product's partial sums only
-        BiasReluSink sink(bias, m_relu_y, m_out);
+        const auto column = [bias, y = m_relu_y](const float* t, int64_t i0, int64_t at,
+                                                 int64_t rows) {
+          if (bias)
+            bias_relu_forward(t, bias + i0, y + at, rows);
+          else
+            relu_forward(t, y + at, rows);
+        };
+        ColumnSink<decltype(column)> sink(column, m_out);
         return sgemm(Trans::No, Trans::No, m_out, batch, m_in, this->m_w, m_out, x, m_in, y,
                      m_out, false, *m_ws, &sink);
       }
@@ -124,7 +111,11 @@ class Dense final : public Layer<T> {
     if (!dx) return;
     if constexpr (std::is_same_v<T, float>) {
       if (m_relu_dx && batch > 1 && sgemm_available()) {  // x: the ReLU's output; dx: scratch
-        ReluMaskSink sink(x, m_relu_dx, m_in);
+        const auto column = [y = x, out = m_relu_dx](const float* t, int64_t, int64_t at,
+                                                     int64_t rows) {
+          relu_backward(y + at, t, out + at, rows);
+        };
+        ColumnSink<decltype(column)> sink(column, m_in);
         return sgemm(Trans::Yes, Trans::No, m_in, batch, m_out, this->m_w, m_out, dy, m_out, dx,
                      m_in, false, *m_ws, &sink);
       }
