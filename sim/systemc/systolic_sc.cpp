@@ -20,7 +20,6 @@ int64_t cycles_now() {
   return static_cast<int64_t>(sc_core::sc_time_stamp().value() / cycle_time().value());
 }
 
-
 // One fold in program order, resolved at elaboration so the threads only wait.
 struct FoldStep {
   int64_t layer = 0;
