@@ -19,9 +19,15 @@ std::optional<CurveMeasurement> measure_curve_cli(const ResolvedNetwork& net, co
   CurveMeasurement m;
   try {
     m = measure_curve_on_ranks(*mpi, net, data, s, info, out, resume, false, std::cerr);
-  } catch (const CurveRanksRefused&) {
-    mpi->finish();  // every rank knows: a clean stop, rank 0 says why
-    if (mpi->rank() == 0) throw;
+  } catch (const CurveRanksRefused& e) {
+    // Every rank knows: a clean stop. Rank 0 says why before finish()'s barrier: mpiexec aborts
+    // the job when the first rank exits non-zero, and a rank 0 that printed only after MPI ended
+    // was at times killed first (CurveMpi's refused-journal check lost the message under load).
+    if (mpi->rank() == 0) {
+      std::fprintf(stderr, "%s\n", e.what());
+      std::fflush(stderr);
+    }
+    mpi->finish();
     exit_code = 2;
     return std::nullopt;
   } catch (const ConfigError& e) {
