@@ -4,6 +4,7 @@
 #include "models/trainer/conv2d.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <type_traits>
 
@@ -60,8 +61,13 @@ class Conv2d final : public Layer<T> {
       for (int64_t c = 0; c < chunks; ++c) forward_chunk(x, y, c, batch, -1);
       return;
     }
-    run_parts(m_ws->pool(), [&](int part, int parts) {
-      for (int64_t c = chunks * part / parts; c < chunks * (part + 1) / parts; ++c)
+    // Each chunk to the next free thread: a chunk's output is its own, computed alike on any
+    // thread. Dealt out in halves, the calling thread's half took 10-20% longer than the
+    // helper's (Simple CNN b=128: 16.3 vs 14.9 and 11.3 vs 9.4 ms a step); taken in turn, one
+    // trial on 2 threads +3.6% (faster in 40 of 60 in-process rounds).
+    std::atomic<int64_t> next{0};
+    run_parts(m_ws->pool(), [&](int part, int) {
+      for (int64_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < chunks;)
         forward_chunk(x, y, c, batch, part);
     });
   }
