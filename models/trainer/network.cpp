@@ -3,11 +3,11 @@
 
 #include <Eigen/Core>
 
-#include <cmath>
 #include <stdexcept>
 #include <vector>
 
 #include "models/trainer/layers.h"
+#include "models/trainer/softmax_loss.h"
 #include "models/trainer/worker_pool.h"
 
 namespace kp {
@@ -48,32 +48,11 @@ struct Network<T>::Impl {
   bool input_grad = false, defer = false;
   std::vector<WeightGradBlock<T>> blocks;    // every dense layer's weight block
   std::vector<WeightGradBlock<T>> deferred;  // what the last forward_backward deferred
+  std::unique_ptr<trainer_detail::SoftmaxLoss<T>> softmax;
 
-  // Softmax cross-entropy on the logits (classes, batch); writes d(mean loss)/d logits to dlogits.
+  // Softmax cross-entropy on the logits: the summed loss; d(mean loss)/d logits to dlogits.
   double loss(const int32_t* labels, int64_t batch, T* dlogits, int64_t* errors) {
-    const T* z = acts.back();
-    double total = 0;
-    for (int64_t n = 0; n < batch; ++n) {
-      const T* zn = z + n * classes;
-      const int32_t y = labels[n];
-      if (y < 0 || y >= classes) throw std::out_of_range("label outside [0, classes)");
-      int64_t best = 0;
-      for (int64_t c = 1; c < classes; ++c)
-        if (zn[c] > zn[best]) best = c;
-      const T zmax = zn[best];
-      double sum = 0;
-      for (int64_t c = 0; c < classes; ++c) sum += std::exp(double(zn[c] - zmax));
-      total += std::log(sum) - double(zn[y] - zmax);
-      if (errors && best != y) ++*errors;
-      if (dlogits) {
-        T* dn = dlogits + n * classes;
-        const double inv = 1.0 / (sum * double(batch));
-        for (int64_t c = 0; c < classes; ++c)
-          dn[c] = static_cast<T>(std::exp(double(zn[c] - zmax)) * inv);
-        dn[y] -= static_cast<T>(1.0 / double(batch));
-      }
-    }
-    return total;
+    return (*softmax)(acts.back(), labels, batch, dlogits, errors, pool.get());
   }
   void forward(int64_t batch, bool training) {
     if (batch < 1 || batch > max_batch)
@@ -101,6 +80,7 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
   m->max_batch = max_batch;
   m->in_elems = net.input.elements();
   m->classes = net.layers.back().in.elements();
+  m->softmax = std::make_unique<trainer_detail::SoftmaxLoss<T>>(m->classes, max_batch);
   m->storage.reserve(2 * net.layers.size());  // no reallocation: acts keeps pointers into it
   auto buffer = [&](int64_t elements) {
     m->storage.emplace_back(static_cast<size_t>(elements * max_batch));
