@@ -85,7 +85,7 @@ class Conv2d final : public Layer<T> {
       const T* dyc = dy + n0 * m_f * m_ho * m_wo;
       gemm(Trans::No, Trans::Yes, m_f, m_kk, q, dyc, m_f, col, m_kk, this->m_dw, m_f, n0 > 0,
            *m_ws);
-      if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f) += CMapM<T>(dyc, m_f, q).rowwise().sum();
+      if (m_bias) row_sums(m_ws->pool(), dyc, m_f, q, this->m_dw + m_f * m_kk, true);
       if (dx) {
         weight_product(Trans::Yes, m_wt_packed, q, dyc, m_f, col, m_kk, -1);
         m_im2col.add_columns(dx, n0, nb, col, m_ws->pool());

@@ -107,7 +107,7 @@ class Dense final : public Layer<T> {
     } else
       gemm(Trans::No, Trans::Yes, m_out, m_in, batch, dy, m_out, x, m_in, this->m_dw, m_out,
            false, *m_ws);
-    if (m_bias) bias_grad(dY, batch);
+    if (m_bias) row_sums(m_ws->pool(), dy, m_out, batch, this->m_dw + m_in * m_out, false);
     if (!dx) return;
     if constexpr (std::is_same_v<T, float>) {
       if (m_relu_dx && batch > 1 && sgemm_available()) {  // x: the ReLU's output; dx: scratch
@@ -124,19 +124,6 @@ class Dense final : public Layer<T> {
     gemm(Trans::Yes, Trans::No, m_in, batch, m_out, this->m_w, m_out, dy, m_out, dx, m_in, false,
          *m_ws);
     if (m_relu_dx) relu_backward(x, dx, m_relu_dx, m_in * batch);
-  }
-  // The bias gradient, the rows' sums of dY. On a multi-threaded trial split by blocks of 16
-  // rows (Eigen sums a row the same way in any block of whole 16-float packets: the one-thread
-  // bits; MultiThreadedTrialIsBitIdentical): at b=1024 fc1's and fc2's sums (1 MB of dY each)
-  // ran on one thread while the helper waited (MLP b=1024 on 2 threads +1.6%, faster in 51 of
-  // 80 in-process rounds).
-  void bias_grad(const CMapM<T>& dY, int64_t batch) {
-    T* db = this->m_dw + m_in * m_out;
-    if (m_out % 16 != 0 || m_out * batch < (int64_t{1} << 16))
-      return void(MapV<T>(db, m_out) = dY.rowwise().sum());
-    parallel_for(m_ws->pool(), m_out / 16, 2, [&](int64_t lo, int64_t hi) {
-      MapV<T>(db + lo * 16, (hi - lo) * 16) = dY.middleRows(lo * 16, (hi - lo) * 16).rowwise().sum();
-    });
   }
   bool weight_matrix(int64_t* rows, int64_t* cols) const override {
     *rows = m_out;
