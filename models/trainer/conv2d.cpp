@@ -95,8 +95,9 @@ class Conv2d final : public Layer<T> {
 
  private:
   // With several threads, whole chunks of samples go to threads (one fork-join per layer instead
-  // of several per chunk, and each chunk's columns stay in one core's cache) when there are enough chunks to balance: the Simple CNN's conv2 runs one per
-  // sample. Else each chunk's products and loops are split across the threads.
+  // of several per chunk, and each chunk's columns stay in one core's cache) when there are
+  // enough chunks to balance: the Simple CNN's conv2 runs one per sample. Else each chunk's
+  // products and loops are split across the threads.
   bool by_samples(int64_t chunks) const { return m_by_samples && chunks >= 4 * m_threads; }
   // Chunk c of the batch (samples [c * m_chunk, ...)): on the calling thread with that part's
   // buffers if part >= 0, else split across the pool.

@@ -20,6 +20,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -49,7 +51,11 @@ class OrderedChunkSum {
   // on the pool's thread `part`. Then dst holds the ordered sum described above.
   template <class F>
   void run(WorkerPool* pool, int64_t chunks, int64_t store_first, T* dst, F&& compute) {
-    if (chunks > m_max_chunks) std::abort();  // an internal bug: reserve() was too small
+    if (chunks > m_max_chunks) {
+      std::fprintf(stderr, "OrderedChunkSum: %lld chunks, reserved for %lld (internal bug)\n",
+                   static_cast<long long>(chunks), static_cast<long long>(m_max_chunks));
+      std::abort();
+    }
     for (int64_t c = 0; c < chunks; ++c) m_ready[c].store(0, std::memory_order_relaxed);
     m_next.store(0, std::memory_order_relaxed);
     m_added.store(0, std::memory_order_relaxed);
