@@ -64,19 +64,19 @@ class Dense final : public Layer<T> {
     return true;
   }
   void forward(const T* x, T* y, int64_t batch) override {
-    CMapM<T> W(this->m_w, m_out, m_in), X(x, m_in, batch);
     MapM<T> Y(y, m_out, batch);
     const T* bias = m_bias ? this->m_w + m_in * m_out : nullptr;
+    // The ReLU (after the bias) of `rows` sums from row i0 into the ReLU's output at `at`.
+    const auto relu_column = [bias, out = m_relu_y](const T* t, int64_t i0, int64_t at,
+                                                    int64_t rows) {
+      if (bias)
+        bias_relu_forward(t, bias + i0, out + at, rows);
+      else
+        relu_forward(t, out + at, rows);
+    };
     if constexpr (std::is_same_v<T, float>) {
       if (m_relu_y && batch > 1 && sgemm_available()) {  // y: the product's partial sums only
-        const auto column = [bias, y = m_relu_y](const float* t, int64_t i0, int64_t at,
-                                                 int64_t rows) {
-          if (bias)
-            bias_relu_forward(t, bias + i0, y + at, rows);
-          else
-            relu_forward(t, y + at, rows);
-        };
-        ColumnSink<decltype(column)> sink(column, m_out);
+        ColumnSink<decltype(relu_column)> sink(relu_column, m_out);
         return sgemm(Trans::No, Trans::No, m_out, batch, m_in, this->m_w, m_out, x, m_in, y,
                      m_out, false, *m_ws, &sink);
       }
@@ -87,18 +87,13 @@ class Dense final : public Layer<T> {
       gemm(Trans::No, Trans::No, m_out, batch, m_in, this->m_w, m_out, x, m_in, y, m_out, false,
            *m_ws);
     if (m_relu_y) {
-      for (int64_t n = 0; n < batch; ++n) {
-        if (bias)
-          bias_relu_forward(y + n * m_out, bias, m_relu_y + n * m_out, m_out);
-        else
-          relu_forward(y + n * m_out, m_relu_y + n * m_out, m_out);
-      }
+      for (int64_t n = 0; n < batch; ++n) relu_column(y + n * m_out, 0, n * m_out, m_out);
     } else if (bias) {
       Y.colwise() += MapV<T>(this->m_w + m_in * m_out, m_out);
     }
   }
   void backward(const T* x, const T*, const T* dy, T* dx, int64_t batch) override {
-    CMapM<T> W(this->m_w, m_out, m_in), X(x, m_in, batch), dY(dy, m_out, batch);
+    CMapM<T> X(x, m_in, batch), dY(dy, m_out, batch);
     MapM<T> dW(this->m_dw, m_out, m_in);
     if (this->m_defer_weight_grad && defers_weight_grad<T>(batch)) {
       // formed by the optimizer
