@@ -58,7 +58,7 @@ void GemmWorkspace::reserve(int64_t m, int64_t n, int64_t k) {
   const auto a = static_cast<size_t>(round_up(std::min(m, std::max(kMc, kMcInPlaceB)), kMr) * kc);
   const auto b = static_cast<size_t>(round_up(std::min(n, kNc), kNrMax) * kc);
   const auto parts = static_cast<int64_t>(m_parts.size());
-  if (parts > 1 && n < 24 * parts && m < kMr * parts) {  // a depth split's scratch (run_product)
+  if (parts > 1 && split_by_depth(m, n, static_cast<int>(parts))) {  // a depth split's scratch
     const auto ks = static_cast<size_t>((ceil_div(k, depth_block(k)) - 1) * m * n);
     if (ks > m_ksplit.size()) m_ksplit.assign(ks, 0.0f);
   }
@@ -72,6 +72,13 @@ void GemmWorkspace::reserve(int64_t m, int64_t n, int64_t k) {
 
 namespace {
 
+// A hint to load the line `floats` past p. Integer arithmetic: the address may lie past the
+// operand's end (a prefetch never faults), where pointer arithmetic would be undefined.
+inline void prefetch(const float* p, int64_t floats) {
+  const auto addr = reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(floats) * sizeof(float);
+  _mm_prefetch(reinterpret_cast<const char*>(addr), _MM_HINT_T0);
+}
+
 // C tile (rows x cols <= kMr x kNr) = (C if acc) + A panel * B panel over kc depth steps. The A
 // panel is read at `ap + p * a_step`: packed (a_step = kMr, packed_a) or straight from a
 // column-major A (a_step = lda), masked to `rows`. Each C element is one chain of FMAs over p
@@ -83,13 +90,7 @@ namespace {
 // B is read at `bp`: from a packed panel or a row-major op(B) (kBCols false: depth step p at
 // bp + p * b_step, its columns contiguous), or from a column-major op(B) in place (kBCols true:
 // column j at bp + j * b_step, contiguous in p). The values are the same either way.
-// A hint to load the line `floats` past p. Integer arithmetic: the address may lie past the
-// operand's end (a prefetch never faults), where pointer arithmetic would be undefined.
-inline void prefetch(const float* p, int64_t floats) {
-  const auto addr = reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(floats) * sizeof(float);
-  _mm_prefetch(reinterpret_cast<const char*>(addr), _MM_HINT_T0);
-}
-
+// kBStrided: a row-major op(B) in place, whose rows the loop prefetches (kPrefetchSteps).
 template <int64_t kNr, bool kPackedA, bool kBCols, bool kBStrided>
 void depth_loop(int64_t kc, const float* ap, int64_t a_step, const float* bp, int64_t b_step,
                 __mmask16 m0, __mmask16 m1, __m512 (&c0)[kNr], __m512 (&c1)[kNr]) {
@@ -114,17 +115,18 @@ void depth_loop(int64_t kc, const float* ap, int64_t a_step, const float* bp, in
 
 // Where the kernel reads its B panel: packed (step kNr), or op(B) in place.
 struct BPanel {
+  enum class Layout { Packed, InPlaceRows, InPlaceCols };  // see depth_loop
   const float* p;
   int64_t step;
-  bool cols;  // column-major in place (see depth_loop)
+  Layout layout;
 };
 
 template <int64_t kNr, bool kPackedA>
 void depth_loop(int64_t kc, const float* ap, int64_t a_step, BPanel b, __mmask16 m0, __mmask16 m1,
                 __m512 (&c0)[kNr], __m512 (&c1)[kNr]) {
-  if (b.cols)
+  if (b.layout == BPanel::Layout::InPlaceCols)
     depth_loop<kNr, kPackedA, true, false>(kc, ap, a_step, b.p, b.step, m0, m1, c0, c1);
-  else if (b.step != kNr)
+  else if (b.layout == BPanel::Layout::InPlaceRows)
     depth_loop<kNr, kPackedA, false, true>(kc, ap, a_step, b.p, b.step, m0, m1, c0, c1);
   else
     depth_loop<kNr, kPackedA, false, false>(kc, ap, a_step, b.p, b.step, m0, m1, c0, c1);
@@ -209,14 +211,14 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
     std::abort();
   }
   auto b_panel = [&](int64_t pc, int64_t kc, int64_t jc, int64_t jr, int64_t cols) {
-    if (!direct_b) return BPanel{wb + jr * kc, kNr, false};
+    if (!direct_b) return BPanel{wb + jr * kc, kNr, BPanel::Layout::Packed};
     const int64_t j = jc + jr;
     if (cols < kNr) {
       pack_b<kNr>(tb, b, ldb, pc, kc, j, cols, wb);
-      return BPanel{wb, kNr, false};
+      return BPanel{wb, kNr, BPanel::Layout::Packed};
     }
-    return tb == Trans::No ? BPanel{b + pc + j * ldb, ldb, true}
-                           : BPanel{b + j + pc * ldb, ldb, false};
+    return tb == Trans::No ? BPanel{b + pc + j * ldb, ldb, BPanel::Layout::InPlaceCols}
+                           : BPanel{b + j + pc * ldb, ldb, BPanel::Layout::InPlaceRows};
   };
   for (int64_t jc = 0; jc < n; jc += kNc) {
     const int64_t nc = std::min(kNc, n - jc);
@@ -231,7 +233,7 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
           for (int64_t ir = 0; ir < mc; ir += kMr)
             for (int64_t jr = 0; jr < nc; jr += kNr)
               tile_kernel<kNr>(kc, a + (ic + ir) + pc * lda, lda, false,
-                               BPanel{wb + jr * kc, kNr, false},
+                               BPanel{wb + jr * kc, kNr, BPanel::Layout::Packed},
                                c + (ic + ir) + (jc + jr) * ldc, ldc, std::min(kMr, mc - ir),
                                std::min(kNr, nc - jr), acc, last, i_off + ic + ir,
                                j_off + jc + jr, part);

@@ -63,7 +63,7 @@ void run_part(void* ctx, int part) {
     split(p.m, kMr, part, p.parts, &lo, &hi);
     sgemm_part(p, lo, hi, 0, p.n, part);
   } else {
-    split(p.n, 24, part, p.parts, &lo, &hi);  // 24: a multiple of both tile widths
+    split(p.n, kSplitCols, part, p.parts, &lo, &hi);
     sgemm_part(p, 0, p.m, lo, hi, part);
   }
 }
@@ -143,8 +143,8 @@ void run_product(Product& p) {
   WorkerPool* pool = p.ws->pool();
   if (pool && pool->threads() > 1 && 2.0 * double(m) * double(n) * double(k) >= kParallelMinFlops) {
     p.parts = pool->threads();
-    p.by_rows = n < 24 * p.parts || (m >= n && m >= kMr * p.parts);
-    if (p.by_rows ? m >= kMr * p.parts : true) return pool->run(run_part, &p);
+    p.by_rows = n < kSplitCols * p.parts || (m >= n && m >= kMr * p.parts);
+    if (!split_by_depth(m, n, p.parts)) return pool->run(run_part, &p);
     // C too small to split (conv1's weight gradient, 32 x 25, over the 10,192 pixels of a chunk
     // of samples, ran on one thread): split its depth blocks instead. Simple CNN one trial on 2
     // threads +3.1% (faster in 30 of 40 in-process rounds; mean step 56.9 -> 54.5 ms).

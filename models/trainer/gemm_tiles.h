@@ -7,10 +7,20 @@
 #include <cstdint>
 
 #include "models/trainer/gemm.h"
+#include "models/trainer/gemm_pack.h"
 
 namespace kp::trainer_detail {
 
 constexpr int64_t kNrMax = 12;  // the widest register tile (32 x 12)
+
+// A product split across `parts` threads (gemm_split.cpp) is cut by columns of C in units of
+// kSplitCols (a multiple of both tile widths), or by rows in units of kMr. A C with fewer than
+// kSplitCols columns and kMr rows per thread is cut by its depth blocks instead, into scratch
+// that GemmWorkspace::reserve() provides for exactly these shapes.
+constexpr int64_t kSplitCols = 24;
+inline bool split_by_depth(int64_t m, int64_t n, int parts) {
+  return n < kSplitCols * parts && m < kMr * parts;
+}
 
 void sgemm_tiles(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a,
                  int64_t lda, const PackedA* pa, const float* b, int64_t ldb, float* c,
