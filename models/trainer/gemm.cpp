@@ -61,6 +61,8 @@ void GemmWorkspace::reserve(int64_t m, int64_t n, int64_t k) {
   if (parts > 1 && split_by_depth(m, n, static_cast<int>(parts))) {  // a depth split's scratch
     const auto ks = static_cast<size_t>((ceil_div(k, depth_block(k)) - 1) * m * n);
     if (ks > m_ksplit.size()) m_ksplit.assign(ks, 0.0f);
+  } else if (parts > 1 && !split_by_rows(m, n, static_cast<int>(parts))) {
+    m_shared_a.reserve(m, k);
   }
   for (Buffers& p : m_parts) {  // a part never needs more than the whole product
     if (a > p.a.size()) p.a.assign(a, 0.0f);

@@ -23,9 +23,33 @@ enum class Trans { No, Yes };
 
 class WorkerPool;
 
+// op(A) packed once for many products that share it: a convolution's weights, used by every
+// chunk of samples (conv2 of the Simple CNN at batch 128: 128 products a step, each of which
+// re-packed all weights, transposed for the input gradient), or a large product's A shared by
+// its chunks of columns on a pool (gemm_split.cpp). Same values as packing per product.
+class PackedA {
+ public:
+  // Space for op(A) of up to m x k; call at construction.
+  void reserve(int64_t m, int64_t k);
+  // Packs op(A) (m x k; A stored as for sgemm()), split across the pool's threads if a pool is
+  // given. Aborts if not reserved (an internal bug).
+  void pack(Trans ta, int64_t m, int64_t k, const float* a, int64_t lda,
+            WorkerPool* pool = nullptr);
+  bool reserved_for(int64_t m, int64_t k) const;  // pack(_, m, k, ...) fits
+  int64_t rows() const { return m_m; }
+  int64_t depth() const { return m_k; }
+  // The panels of depth block [p0, p0 + kc) from row r (a multiple of the panel height).
+  const float* panels(int64_t p0, int64_t kc, int64_t r) const;
+
+ private:
+  AlignedVector<float> m_data;
+  int64_t m_m = 0, m_k = 0;
+};
+
 // Packing space, one set per thread of the pool (if any). With a pool of T threads, products
 // large enough to pay for the fork-join are split into T parts by columns (or rows, if C has
-// few columns), each computed exactly as without the pool, or, when C is too small for either,
+// few columns; large ones by columns into chunks for whichever thread is free, sharing one
+// packed A), each computed exactly as without the pool, or, when C is too small for either,
 // by depth blocks whose sums are added in the order the product adds them (gemm_split.cpp): the
 // values do not depend on T.
 class GemmWorkspace {
@@ -41,6 +65,7 @@ class GemmWorkspace {
   int64_t b_floats(int part = 0) const { return floats(m_parts[static_cast<size_t>(part)].b); }
   WorkerPool* pool() const { return m_pool; }
   float* ksplit() { return m_ksplit.data(); }
+  PackedA& shared_a() { return m_shared_a; }  // for a split's chunks of columns
   int64_t ksplit_floats() const { return static_cast<int64_t>(m_ksplit.size()); }
 
  private:
@@ -51,6 +76,7 @@ class GemmWorkspace {
   WorkerPool* m_pool = nullptr;
   std::vector<Buffers> m_parts = std::vector<Buffers>(1);
   AlignedVector<float> m_ksplit;  // depth-split products' scratch (gemm_split.cpp)
+  PackedA m_shared_a;
 };
 
 bool sgemm_available();
@@ -65,30 +91,12 @@ class TileSink {
  public:
   virtual void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t,
                     int64_t ld, int part) = 0;
+  // Whether the result is the same whichever part delivers which tile (true unless the sink
+  // sums per part): only then may a split hand chunks of C to whichever thread is free.
+  virtual bool order_free() const { return true; }
 
  protected:
   ~TileSink() = default;
-};
-
-// op(A) packed once for many products that share it: a convolution's weights, used by every
-// chunk of samples (conv2 of the Simple CNN at batch 128: 128 products a step, each of which
-// re-packed all weights, transposed for the input gradient). Same values as packing per product.
-class PackedA {
- public:
-  // Space for op(A) of up to m x k; call at construction.
-  void reserve(int64_t m, int64_t k);
-  // Packs op(A) (m x k; A stored as for sgemm()), split across the pool's threads if a pool is
-  // given. Aborts if not reserved (an internal bug).
-  void pack(Trans ta, int64_t m, int64_t k, const float* a, int64_t lda,
-            WorkerPool* pool = nullptr);
-  int64_t rows() const { return m_m; }
-  int64_t depth() const { return m_k; }
-  // The panels of depth block [p0, p0 + kc) from row r (a multiple of the panel height).
-  const float* panels(int64_t p0, int64_t kc, int64_t r) const;
-
- private:
-  AlignedVector<float> m_data;
-  int64_t m_m = 0, m_k = 0;
 };
 
 // C (m x n, leading dimension ldc) = op(A) (m x k) * op(B) (k x n), plus the old C if

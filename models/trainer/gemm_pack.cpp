@@ -106,12 +106,16 @@ void PackedA::reserve(int64_t m, int64_t k) {
   if (need > m_data.size()) m_data.assign(need, 0.0f);
 }
 
+bool PackedA::reserved_for(int64_t m, int64_t k) const {
+  return round_up(m, kMr) * k <= static_cast<int64_t>(m_data.size());
+}
+
 // Depth block after depth block, all rows at once: block [p0, p0 + kc) starts at p0 x
 // round_up(m, kMr) floats (every earlier block is that many rows deep), its row panels kc x kMr
 // floats apart, each laid out as pack_a() lays out a workspace block.
 void PackedA::pack(Trans ta, int64_t m, int64_t k, const float* a, int64_t lda,
                    WorkerPool* pool) {
-  if (round_up(m, kMr) * k > static_cast<int64_t>(m_data.size())) {
+  if (!reserved_for(m, k)) {
     std::fprintf(stderr, "PackedA: not reserved for %lld x %lld (internal bug)\n",
                  static_cast<long long>(m), static_cast<long long>(k));
     std::abort();
@@ -142,6 +146,7 @@ const float* PackedA::panels(int64_t p0, int64_t kc, int64_t r) const {
 namespace kp::trainer_detail {
 
 void PackedA::reserve(int64_t, int64_t) {}
+bool PackedA::reserved_for(int64_t, int64_t) const { return false; }
 void PackedA::pack(Trans, int64_t, int64_t, const float*, int64_t, WorkerPool*) {
   throw std::logic_error("PackedA: built without AVX-512 (check sgemm_available())");
 }

@@ -21,6 +21,10 @@ constexpr int64_t kSplitCols = 24;
 inline bool split_by_depth(int64_t m, int64_t n, int parts) {
   return n < kSplitCols * parts && m < kMr * parts;
 }
+// Rows when C is narrow, or at least as tall as wide (else columns).
+inline bool split_by_rows(int64_t m, int64_t n, int parts) {
+  return n < kSplitCols * parts || (m >= n && m >= kMr * parts);
+}
 
 void sgemm_tiles(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a,
                  int64_t lda, const PackedA* pa, const float* b, int64_t ldb, float* c,

@@ -111,6 +111,7 @@ class UpdateSink final : public trainer_detail::TileSink {
                           m_sq[part].v);
     }
   }
+  bool order_free() const override { return false; }
   double sq() const {
     double s = 0;
     for (const Lanes& l : m_sq) s += double(_mm512_reduce_add_ps(l.v));

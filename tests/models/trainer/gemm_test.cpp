@@ -147,11 +147,13 @@ TEST(Sgemm, SinkReceivesEveryTileOnceWithTheStoredValues) {
 // Split across a pool of threads (by columns, or by rows when C has few columns, or by depth
 // blocks when C is too small for either: the last two shapes, conv1's weight gradient and one
 // with 7 blocks over 3 threads), the product is bit-identical to the one-thread product and a
-// sink still sees each element once.
+// sink still sees each element once. 256 x 784 x 128 and 64 x 2000 x 200 (>= 2e7 FLOPs, wider
+// than tall) go in chunks of columns to whichever thread is free, with A packed once (64 x 2000:
+// 14 chunks of 144 columns for 2 threads, 21 of 96 for 3, the last one partial).
 TEST(Sgemm, ThreadPoolSplitIsBitIdentical) {
   if (!sgemm_available()) GTEST_SKIP() << "built without AVX-512";
   const int64_t shapes[][3] = {{256, 16, 784}, {784, 128, 256}, {256, 784, 128}, {70, 100, 333},
-                               {33, 300, 90},  {32, 25, 10192}, {20, 40, 2000}};
+                               {33, 300, 90},  {32, 25, 10192}, {20, 40, 2000}, {64, 2000, 200}};
   std::mt19937 rng(9);
   for (int threads : {2, 3})
     for (const auto& s : shapes)
