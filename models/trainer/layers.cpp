@@ -46,7 +46,8 @@ class Dense final : public Layer<T> {
   Dense(const ResolvedLayer& l, int64_t max_batch, GemmWorkspace* ws)
       : m_in(l.in.elements()), m_out(l.out.elements()), m_bias(l.spec.bias), m_ws(ws) {
     this->m_params = m_in * m_out + (m_bias ? m_out : 0);
-    m_part_sums.resize(static_cast<size_t>(kMatVecParts * m_out));
+    m_part_sums.resize(static_cast<size_t>(kMatVecParts * m_out *
+                                           std::min(max_batch, kColumnPartsMaxBatch)));
     m_ws->reserve(m_out, max_batch, m_in);  // forward
     m_ws->reserve(m_out, m_in, max_batch);  // weight gradient
     m_ws->reserve(m_in, max_batch, m_out);  // input gradient
@@ -74,16 +75,20 @@ class Dense final : public Layer<T> {
       else
         relu_forward(t, out + at, rows);
     };
+    bool formed = batch == 1;
+    if (batch == 1)  // matrix-vector: packing the weights for a GEMM would double the traffic
+      forward_one(x, y);
     if constexpr (std::is_same_v<T, float>) {
-      if (m_relu_y && batch > 1 && sgemm_available()) {  // y: the product's partial sums only
+      if (!formed && sgemm_available() && by_column_parts(batch, m_out * m_in)) {
+        forward_parts(x, y, batch);  // the ReLU or bias below
+        formed = true;
+      } else if (!formed && m_relu_y && sgemm_available()) {  // y: the product's partial sums
         ColumnSink<decltype(relu_column)> sink(relu_column, m_out);
         return sgemm(Trans::No, Trans::No, m_out, batch, m_in, this->m_w, m_out, x, m_in, y,
                      m_out, false, *m_ws, &sink);
       }
     }
-    if (batch == 1)  // matrix-vector: packing the weights for a GEMM would double the traffic
-      forward_one(x, y);
-    else
+    if (!formed)
       gemm(Trans::No, Trans::No, m_out, batch, m_in, this->m_w, m_out, x, m_in, y, m_out, false,
            *m_ws);
     if (m_relu_y) {
@@ -105,6 +110,8 @@ class Dense final : public Layer<T> {
     if (m_bias) row_sums(m_ws->pool(), dy, m_out, batch, this->m_dw + m_in * m_out, false);
     if (!dx) return;
     if constexpr (std::is_same_v<T, float>) {
+      if (batch > 1 && sgemm_available() && by_column_parts(batch, m_out * m_in))
+        return input_grad_parts(x, dy, dx, batch);
       if (m_relu_dx && batch > 1 && sgemm_available()) {  // x: the ReLU's output; dx: scratch
         const auto column = [y = x, out = m_relu_dx](const float* t, int64_t, int64_t at,
                                                      int64_t rows) {
@@ -131,7 +138,7 @@ class Dense final : public Layer<T> {
   // own sums, then the parts added in order.
   void forward_one(const T* x, T* y) {
     CMapM<T> W(this->m_w, m_out, m_in);
-    for_matvec_parts(m_ws->pool(), m_in, m_out * m_in, [&](int p, int64_t lo, int64_t hi) {
+    for_matvec_parts(m_ws->pool(), m_in, m_out * m_in, [&](int p, int64_t lo, int64_t hi, int) {
       MapV<T> sums(m_part_sums.data() + p * m_out, m_out);
       if (lo == hi)
         sums.setZero();
@@ -144,11 +151,43 @@ class Dense final : public Layer<T> {
       for (int64_t i = 0; i < m_out; ++i) y[i] += s[i];
     }
   }
+  // y = W x at small batches (matvec_parts.h) by column parts, like batch 1: each part's product
+  // (sgemm, the weights read in place) into its own sums, then the parts added in order.
+  void forward_parts(const float* x, float* y, int64_t batch) {
+    float* const sums = m_part_sums.data();
+    const int64_t size = m_out * batch;
+    for_matvec_parts(m_ws->pool(), m_in, m_out * m_in, [&](int p, int64_t lo, int64_t hi, int t) {
+      sgemm(Trans::No, Trans::No, m_out, batch, hi - lo, this->m_w + lo * m_out, m_out, x + lo,
+            m_in, sums + p * size, m_out, false, *m_ws, nullptr, t);
+    });
+    std::copy(sums, sums + size, y);
+    for (int p = 1; p < matvec_parts(m_out * m_in); ++p) {
+      const float* __restrict s = sums + p * size;
+      for (int64_t i = 0; i < size; ++i) y[i] += s[i];
+    }
+  }
+  // dx = W^T dy at small batches, each part's columns of W giving its rows of dx (masked by the
+  // fused ReLU in the product's epilogue): the same values as the whole product.
+  void input_grad_parts(const float* x, const float* dy, float* dx, int64_t batch) {
+    for_matvec_parts(m_ws->pool(), m_in, m_out * m_in, [&](int, int64_t lo, int64_t hi, int t) {
+      const float* w = this->m_w + lo * m_out;
+      if (!m_relu_dx)
+        return sgemm(Trans::Yes, Trans::No, hi - lo, batch, m_out, w, m_out, dy, m_out, dx + lo,
+                     m_in, false, *m_ws, nullptr, t);
+      const auto column = [y = x + lo, out = m_relu_dx + lo](const float* c, int64_t, int64_t at,
+                                                             int64_t rows) {
+        relu_backward(y + at, c, out + at, rows);
+      };
+      ColumnSink<decltype(column)> sink(column, m_in);
+      sgemm(Trans::Yes, Trans::No, hi - lo, batch, m_out, w, m_out, dy, m_out, dx + lo, m_in,
+            false, *m_ws, &sink, t);
+    });
+  }
   // dx = W^T dy at batch 1, each part's columns of W giving its elements of dx (then the fused
   // ReLU's mask, x its output).
   void input_grad_one(const T* x, const T* dy, T* dx) {
     CMapM<T> W(this->m_w, m_out, m_in);
-    for_matvec_parts(m_ws->pool(), m_in, m_out * m_in, [&](int, int64_t lo, int64_t hi) {
+    for_matvec_parts(m_ws->pool(), m_in, m_out * m_in, [&](int, int64_t lo, int64_t hi, int) {
       if (lo == hi) return;
       MapV<T>(dx + lo, hi - lo).noalias() =
           W.middleCols(lo, hi - lo).transpose() * CMapV<T>(dy, m_out);

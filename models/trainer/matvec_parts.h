@@ -12,6 +12,14 @@
 // Two parts: with eight, Eigen multiplied each part (< 128 columns) in one column block, and one
 // thread ran 4% slower than the whole product; with two, 2%. MLP b=1, one trial on 2 threads:
 // 3.9-4.3x -> 6.1-6.4x the PyTorch anchor (three alternating runs each).
+// Batches 2..24 (where sgemm reads the weights in place) go by the same parts, each an sgemm
+// with its own packing buffers: before, their products split by rows (the forward) and columns
+// (the update), so half of every weight column moved between the cores each step. In-process A/B
+// of whole steps (parts vs the split): MLP b=16 on 2 threads +79% (faster in 60 of 60 rounds),
+// b=4 +112% (59/60); on 1 thread b=16 +0.1% (34/60), b=4 +2.7%. Up to batch 32 too: 2 threads
+// +31% there but 1 thread -2.2% (17/40); 64: +5% / -4%; 128: +1.9% / -1.7%, and the step-curve
+// trials run on 1 thread. The forward's sums at these batches differ from the whole product's
+// in the last bits (the parts' depth blocks: 784 -> 2 x 392 = 4 x 196, was 3 x 262).
 // Internal to kp_trainer.
 #include <cstdint>
 
@@ -25,15 +33,23 @@ constexpr int64_t kMatVecSplitMin = 16384;
 // The number of parts of a matrix with `elements` elements.
 inline int matvec_parts(int64_t elements) { return elements >= kMatVecSplitMin ? kMatVecParts : 1; }
 
-// Calls f(part, lo, hi) for every part of a matrix of `elements` elements with `cols` columns,
-// [lo, hi) its columns (empty if cols < parts): each of the pool's threads a contiguous run of
-// parts, or all on the caller without a pool. f must write disjoint outputs per part.
+// Batches 2..kColumnPartsMaxBatch of a matrix of at least kMatVecSplitMin elements go by the
+// same column parts (each part an sgemm; float with AVX-512 only), batch 1 by its parts always.
+constexpr int64_t kColumnPartsMaxBatch = 24;
+inline bool by_column_parts(int64_t batch, int64_t elements) {
+  return batch == 1 || (batch <= kColumnPartsMaxBatch && elements >= kMatVecSplitMin);
+}
+
+// Calls f(part, lo, hi, thread) for every part of a matrix of `elements` elements with `cols`
+// columns, [lo, hi) its columns (empty if cols < parts): each of the pool's threads (`thread`,
+// e.g. for sgemm's packing buffers) a contiguous run of parts, or all on the caller (thread 0)
+// without a pool. f must write disjoint outputs per part.
 template <class F>
 void for_matvec_parts(WorkerPool* pool, int64_t cols, int64_t elements, F&& f) {
   const int parts = matvec_parts(elements);
   run_parts(parts > 1 ? pool : nullptr, [&](int t, int threads) {
     for (int p = parts * t / threads; p < parts * (t + 1) / threads; ++p)
-      f(p, cols * p / parts, cols * (p + 1) / parts);
+      f(p, cols * p / parts, cols * (p + 1) / parts, t);
   });
 }
 

@@ -128,8 +128,32 @@ class UpdateSink final : public trainer_detail::TileSink {
   Lanes m_sq[kMaxTrialThreads];
 };
 
+// At small batches (matvec_parts.h) by the forward's column parts, on the same threads: each
+// part's columns of dy x^T as a product of their own, the squared norm summed per part, then
+// over the parts in order. The weights and velocities get the same values.
 template <OptimizerKind kKind>
-double update_gemm(const Coeffs& k, float* w, float* v, const DeferredGrad& d) {
+double update_gemm_parts(const Coeffs& k, float* w, float* v, const DeferredGrad& d,
+                         trainer_detail::WorkerPool* pool) {
+  double part_sq[trainer_detail::kMatVecParts] = {};
+  trainer_detail::for_matvec_parts(pool, d.cols, d.rows * d.cols, [&](int p, int64_t lo,
+                                                                       int64_t hi, int t) {
+    const int64_t at = lo * d.rows;
+    UpdateSink<kKind> sink(k, w + at, v ? v + at : nullptr, d.rows);
+    trainer_detail::sgemm(trainer_detail::Trans::No, trainer_detail::Trans::Yes, d.rows, hi - lo,
+                          d.batch, d.dy, d.rows, d.x + lo, d.cols, d.grad + at, d.rows, false,
+                          *d.ws, &sink, t);
+    part_sq[p] = sink.sq();
+  });
+  double sq = 0;
+  for (double s : part_sq) sq += s;
+  return sq;
+}
+
+template <OptimizerKind kKind>
+double update_gemm(const Coeffs& k, float* w, float* v, const DeferredGrad& d,
+                   trainer_detail::WorkerPool* pool) {
+  if (trainer_detail::by_column_parts(d.batch, d.rows * d.cols))
+    return update_gemm_parts<kKind>(k, w, v, d, pool);
   UpdateSink<kKind> sink(k, w, v, d.rows);
   trainer_detail::sgemm(trainer_detail::Trans::No, trainer_detail::Trans::Yes, d.rows, d.cols,
                         d.batch, d.dy, d.rows, d.x, d.cols, d.grad, d.rows, false, *d.ws, &sink);
@@ -156,7 +180,7 @@ double update(const Coeffs& k, float* w, float* v, int64_t n, const Grad& grad) 
 
 #ifndef __AVX512F__
 template <OptimizerKind kKind>
-double update_gemm(const Coeffs&, float*, float*, const DeferredGrad&) {
+double update_gemm(const Coeffs&, float*, float*, const DeferredGrad&, trainer_detail::WorkerPool*) {
   throw std::logic_error("optimizer: a deferred GEMM gradient without the AVX-512 sgemm");
 }
 #endif
@@ -178,15 +202,15 @@ double update_deferred(const Coeffs& k, float* w, float* v, const DeferredGrad& 
                        trainer_detail::WorkerPool* pool) {
   if (d.batch > 1) {
     switch (k.kind) {
-      case OptimizerKind::Sgd: return update_gemm<OptimizerKind::Sgd>(k, w, v, d);
-      case OptimizerKind::Momentum: return update_gemm<OptimizerKind::Momentum>(k, w, v, d);
-      case OptimizerKind::Nesterov: return update_gemm<OptimizerKind::Nesterov>(k, w, v, d);
+      case OptimizerKind::Sgd: return update_gemm<OptimizerKind::Sgd>(k, w, v, d, pool);
+      case OptimizerKind::Momentum: return update_gemm<OptimizerKind::Momentum>(k, w, v, d, pool);
+      case OptimizerKind::Nesterov: return update_gemm<OptimizerKind::Nesterov>(k, w, v, d, pool);
     }
     return 0;
   }
   double part_sq[trainer_detail::kMatVecParts] = {};
   trainer_detail::for_matvec_parts(pool, d.cols, d.rows * d.cols, [&](int p, int64_t lo,
-                                                                       int64_t hi) {
+                                                                       int64_t hi, int) {
     double sq = 0;  // one store per part: the parts' sums share a cache line
     for (int64_t j = lo; j < hi; ++j)
       sq += update_kind(k, w + j * d.rows, v ? v + j * d.rows : nullptr, d.rows,

@@ -28,8 +28,9 @@ using DeferredGrad = WeightGradBlock<float>;
 
 class Optimizer {
  public:
-  // With a pool (a multi-threaded trial's, network.h), the batch-1 outer-product updates split
-  // across its threads; the values do not depend on the thread count.
+  // With a pool (a multi-threaded trial's, network.h), the deferred updates of batches 1..24
+  // split across its threads by the layers' column parts (matvec_parts.h); the values do not
+  // depend on the thread count.
   Optimizer(const OptimizerSpec& spec, int64_t num_params,
             trainer_detail::WorkerPool* pool = nullptr);
   // Applies one update with the gradient g (of the loss, without weight decay) at step `step`;
