@@ -20,6 +20,12 @@
 
 namespace kp {
 
+// The trainer's arithmetic, numbered: raised whenever a change alters the floats of any trial
+// (a product's summation order, a fused loop), so that step curves measured and cached by earlier
+// code (step_curve/measure: it is part of their fingerprint) are measured again.
+// 2 (2026-12-03): dense layers at batches 2..24 sum their column parts (matvec_parts.h).
+constexpr int kTrainerNumerics = 2;
+
 struct TrialConfig {
   int64_t batch = 128;
   OptimizerSpec optimizer;         // kind, learning_rate, momentum, weight decay, schedule

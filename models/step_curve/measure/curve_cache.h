@@ -5,7 +5,8 @@
 //   protocol name, seed, date, the search settings, wall and CPU time, B_simple, and a fingerprint.
 // - The fingerprint hashes everything the curve depends on: the resolved network (layer kinds,
 //   shapes, parameters), the dataset kind and split sizes (not its folder), the optimizer kind and
-//   decay, init, target, the search ranges and rules, batch sizes, trials, seed and protocol name.
+//   decay, init, target, the search ranges and rules, batch sizes, trials, seed and protocol name,
+//   and the trainer's arithmetic (kTrainerNumerics).
 //   A cached file is used only when its fingerprint equals the workload's; otherwise the curve is
 //   measured again (journaled next to the CSV, so a killed measurement resumes) and the CSV is
 //   replaced atomically.

@@ -114,10 +114,10 @@ TrialConfig trial_config_of(const CurveSearchSpec& s, int64_t batch, int trial,
 std::string journal_fingerprint(const CurveSearchSpec& s) {
   char buf[640];
   std::snprintf(buf, sizeof buf,
-                "v2 target=%.9g max_steps=%lld eval_every=%lld seed=%llu lr=[%.9g,%.9g] "
+                "v2 numerics=%d target=%.9g max_steps=%lld eval_every=%lld seed=%llu lr=[%.9g,%.9g] "
                 "one_minus_momentum=[%.9g,%.9g] optimizer=%d weight_decay=%.9g prune=%d "
                 "eval_samples=%lld budget=%lld+%lld/M order=%s",
-                s.base.target_error, static_cast<long long>(s.base.max_steps),
+                kTrainerNumerics, s.base.target_error, static_cast<long long>(s.base.max_steps),
                 static_cast<long long>(s.base.eval_every), static_cast<unsigned long long>(s.seed),
                 s.lr_min, s.lr_max, s.one_minus_momentum_min, s.one_minus_momentum_max,
                 static_cast<int>(s.base.optimizer.kind), s.base.optimizer.weight_decay,

@@ -91,7 +91,8 @@ SearchPoint search_point(const CurveSearchSpec& spec, int trial);
 TrialConfig trial_config_of(const CurveSearchSpec& spec, int64_t batch, int trial,
                             const SearchPoint& point);
 
-// One line identifying the settings a journal was made with.
+// One line identifying the settings a journal was made with, and the trainer's arithmetic
+// (kTrainerNumerics): a journal or cached curve of other code is not reused.
 std::string journal_fingerprint(const CurveSearchSpec& spec);
 
 // Runs the search; `journal_path` empty = no journal. With resume, journaled trials are reused
