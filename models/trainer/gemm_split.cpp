@@ -5,7 +5,6 @@
 #include "models/trainer/gemm.h"
 
 #include <algorithm>
-#include <atomic>
 #include <stdexcept>
 
 #include "core/int_math.h"
@@ -89,27 +88,16 @@ bool shares_a_in_chunks(const Product& p) {
          p.ws->shared_a().reserved_for(p.m, p.k);
 }
 
-struct Chunks {
-  const Product* p;
-  int64_t cols, count;
-  std::atomic<int64_t> next{0};
-};
-void run_chunks(void* ctx, int part) {
-  Chunks& d = *static_cast<Chunks*>(ctx);
-  const Product& p = *d.p;
-  for (int64_t c; (c = d.next.fetch_add(1, std::memory_order_relaxed)) < d.count;)
-    sgemm_part(p, 0, p.m, c * d.cols, std::min(p.n, (c + 1) * d.cols), part);
-}
 void chunked_columns(Product& p, WorkerPool* pool) {
   PackedA& shared = p.ws->shared_a();
   shared.pack(p.ta, p.m, p.k, p.a, p.lda, pool);
   p.pa = &shared;
-  Chunks d;
-  d.p = &p;
   const int64_t units = ceil_div(p.n, kSplitCols);
-  d.cols = ceil_div(units, std::min<int64_t>(units, kChunksPerThread * p.parts)) * kSplitCols;
-  d.count = ceil_div(p.n, d.cols);
-  pool->run(run_chunks, &d);
+  const int64_t cols =
+      ceil_div(units, std::min<int64_t>(units, kChunksPerThread * p.parts)) * kSplitCols;
+  for_each_chunk(pool, ceil_div(p.n, cols), [&](int64_t c, int part) {
+    sgemm_part(p, 0, p.m, c * cols, std::min(p.n, (c + 1) * cols), part);
+  });
 }
 
 // Depth split (see run_product): thread t computes depth blocks [t*B/T, (t+1)*B/T); thread 0's

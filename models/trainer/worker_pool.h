@@ -8,6 +8,7 @@
 // the same floats on any thread. Between runs helpers poll, yielding the core, for ~0.5 ms, then
 // block on a condition variable: an idle pool costs no CPU on the shared machine.
 // Internal to kp_trainer.
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <type_traits>
@@ -45,6 +46,18 @@ void run_parts(WorkerPool* pool, F&& f) {
         (*x.f)(part, x.parts);
       },
       &ctx);
+}
+
+// Runs f(c, part) once for every chunk c in [0, chunks), each taken by whichever of the pool's
+// threads is free (`part`: that thread, for its own buffers), or all on the caller without a
+// pool. For work whose threads run at uneven speeds: a chunk's outputs must be its own and
+// computed alike on any thread. No allocation.
+template <class F>
+void for_each_chunk(WorkerPool* pool, int64_t chunks, F&& f) {
+  std::atomic<int64_t> next{0};
+  run_parts(pool, [&](int part, int) {
+    for (int64_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < chunks;) f(c, part);
+  });
 }
 
 // Runs f(lo, hi) on [0, n) split into pool->threads() contiguous ranges, one per thread of the
