@@ -53,6 +53,17 @@ class Conv2d final : public Layer<T> {
     init_weights(kind, this->m_w, m_f * m_kk, m_kk, m_k * m_k * m_f, rng);
     if (m_bias) std::fill(this->m_w + m_f * m_kk, this->m_w + this->m_params, T(0));
   }
+  // The chunk's output goes to a chunk-sized buffer and through the stage right away: under conv1
+  // of the Simple CNN the max-pool read back the 12.8 MB output of a b=128 batch from memory,
+  // and its input gradient went there and back again.
+  bool fuse_next(SampleStage<T>* stage, T* y, const T* dy) override {
+    m_next = stage;
+    m_next_y = y;
+    m_next_dy = dy;
+    m_out.resize(m_cols.size());
+    for (AlignedVector<T>& o : m_out) o.resize(static_cast<size_t>(m_f * m_ho * m_wo * m_chunk));
+    return true;
+  }
   void forward(const T* x, T* y, int64_t batch) override {
     pack_weights(Trans::No, m_w_packed);
     const int64_t chunks = ceil_div(batch, m_chunk);
@@ -78,7 +89,7 @@ class Conv2d final : public Layer<T> {
       const int64_t n0 = c * m_chunk, nb = std::min(m_chunk, batch - n0), q = m_ho * m_wo * nb;
       T* col = m_cols[0].data();
       m_im2col.to_columns(x, n0, nb, col, m_ws->pool());
-      const T* dyc = dy + n0 * m_f * m_ho * m_wo;
+      const T* dyc = output_grad(dy, n0, nb, -1);
       gemm(Trans::No, Trans::Yes, m_f, m_kk, q, dyc, m_f, col, m_kk, this->m_dw, m_f, n0 > 0,
            *m_ws);
       if (m_bias) row_sums(m_ws->pool(), dyc, m_f, q, this->m_dw + m_f * m_kk, true);
@@ -99,11 +110,33 @@ class Conv2d final : public Layer<T> {
   // buffers if part >= 0, else split across the pool.
   void forward_chunk(const T* x, T* y, int64_t c, int64_t batch, int part) {
     const int64_t n0 = c * m_chunk, nb = std::min(m_chunk, batch - n0), q = m_ho * m_wo * nb;
-    T* col = m_cols[static_cast<size_t>(std::max(part, 0))].data();
+    const auto buf = static_cast<size_t>(std::max(part, 0));
+    T* col = m_cols[buf].data();
     m_im2col.to_columns(x, n0, nb, col, part >= 0 ? nullptr : m_ws->pool());
-    MapM<T> Y(y + n0 * m_f * m_ho * m_wo, m_f, q);
+    MapM<T> Y(m_next ? m_out[buf].data() : y + n0 * m_f * m_ho * m_wo, m_f, q);
     weight_product(Trans::No, m_w_packed, q, col, m_kk, Y.data(), m_f, part);
     if (m_bias) Y.colwise() += MapV<T>(this->m_w + m_f * m_kk, m_f);
+    if (m_next)
+      on_samples(nb, part, [&](int64_t lo, int64_t hi) {
+        m_next->forward_samples(Y.data() + lo * m_f * m_ho * m_wo, m_next_y, n0 + lo, hi - lo);
+      });
+  }
+  // The output gradient of samples [n0, n0 + nb): from dy, or formed by the fused stage into the
+  // part's chunk buffer.
+  const T* output_grad(const T* dy, int64_t n0, int64_t nb, int part) {
+    if (!m_next) return dy + n0 * m_f * m_ho * m_wo;
+    T* out = m_out[static_cast<size_t>(std::max(part, 0))].data();
+    on_samples(nb, part, [&](int64_t lo, int64_t hi) {
+      m_next->backward_samples(m_next_dy, out + lo * m_f * m_ho * m_wo, n0 + lo, hi - lo);
+    });
+    return out;
+  }
+  // f(lo, hi) over the chunk's samples [0, nb): on the calling thread for a part, else split
+  // across the pool as the stage's own layer would split them.
+  template <class F>
+  void on_samples(int64_t nb, int part, F&& f) {
+    if (part >= 0) return f(0, nb);
+    parallel_for(m_ws->pool(), nb, 2, f);
   }
   // The backward by chunks, each taken by the next free thread, which computes the chunk's
   // weight and bias gradient apart and its own samples' dx; the gradients are added into dW in
@@ -123,7 +156,7 @@ class Conv2d final : public Layer<T> {
       const int64_t n0 = c * m_chunk, nb = std::min(m_chunk, batch - n0), q = m_ho * m_wo * nb;
       float* col = m_cols[static_cast<size_t>(part)].data();
       m_im2col.to_columns(x, n0, nb, col, nullptr);
-      const float* dyc = dy + n0 * m_f * m_ho * m_wo;
+      const float* dyc = output_grad(dy, n0, nb, part);
       sgemm(Trans::No, Trans::Yes, m_f, m_kk, q, dyc, m_f, col, m_kk, g, m_f, false, *m_ws,
             nullptr, part);
       if (m_bias) MapV<T>(g + m_f * m_kk, m_f) = CMapM<T>(dyc, m_f, q).rowwise().sum();
@@ -164,6 +197,10 @@ class Conv2d final : public Layer<T> {
   std::vector<AlignedVector<T>> m_cols;  // a column buffer per thread (one unless m_by_samples)
   OrderedChunkSum<T> m_sum;  // by samples: the chunks' weight and bias gradients
   PackedA m_w_packed, m_wt_packed;  // op(W) for the forward and the input gradient
+  SampleStage<T>* m_next = nullptr;  // the fused next layer (fuse_next), if any
+  T* m_next_y = nullptr;
+  const T* m_next_dy = nullptr;
+  std::vector<AlignedVector<T>> m_out;  // with m_next: the chunk's output (and its gradient)
 };
 
 }  // namespace

@@ -19,6 +19,19 @@
 
 namespace kp::trainer_detail {
 
+// A layer that works sample by sample (max-pool), so that the layer before it can run it on each
+// chunk of samples it has just computed, while the chunk is in cache (conv2d.cpp). x and dx are
+// the chunk's own buffers (sample n0 first); y and dy the whole batch's, as in Layer.
+template <class T>
+class SampleStage {
+ public:
+  virtual void forward_samples(const T* x, T* y, int64_t n0, int64_t nb) = 0;
+  virtual void backward_samples(const T* dy, T* dx, int64_t n0, int64_t nb) = 0;
+
+ protected:
+  ~SampleStage() = default;
+};
+
 template <class T>
 class Layer {
  public:
@@ -43,7 +56,14 @@ class Layer {
   // Each returns false where the layer cannot fuse (then nothing changes).
   virtual bool fuse_relu_output(T* /*relu_y*/) { return false; }
   virtual bool fuse_relu_input_grad(T* /*relu_dx*/) { return false; }
-  // A ReLU whose forward or backward a neighbour took over computes nothing there.
+  // Fusion with the next layer when that one works sample by sample (its sample_stage() is not
+  // null): after fuse_next(stage, y, dy), forward() runs the stage on its output chunk by chunk
+  // into the stage's output y, and backward() forms its output gradient from the stage's dy the
+  // same way; its own output buffer and output gradient are then unused. False where the layer
+  // does not fuse (then nothing changes).
+  virtual SampleStage<T>* sample_stage() { return nullptr; }
+  virtual bool fuse_next(SampleStage<T>* /*stage*/, T* /*y*/, const T* /*dy*/) { return false; }
+  // A ReLU or max-pool whose forward or backward a neighbour took over computes nothing there.
   virtual void skip_fused(bool /*forward*/, bool /*backward*/) {}
   // Training (batch statistics) or evaluation (running statistics) for layers that differ.
   void set_training(bool on) { m_training = on; }

@@ -18,7 +18,7 @@ namespace {
 constexpr int64_t kParallelMinElements = 1 << 16, kParallelMinSamples = 2;
 
 template <class T>
-class MaxPool final : public Layer<T> {
+class MaxPool final : public Layer<T>, public SampleStage<T> {
  public:
   MaxPool(const ResolvedLayer& l, int64_t max_batch, WorkerPool* pool)
       : m_c(l.in.c), m_h(l.in.h), m_w_in(l.in.w), m_ho(l.out.h), m_wo(l.out.w),
@@ -27,35 +27,50 @@ class MaxPool final : public Layer<T> {
     m_pl = pad_before(m_w_in, m_wo, m_k, m_s, l.spec.padding);
     m_arg.resize(static_cast<size_t>(l.out.elements() * max_batch));
   }
+  SampleStage<T>* sample_stage() override { return this; }
+  void skip_fused(bool forward, bool backward) override {
+    m_skip_forward = forward;
+    m_skip_backward = backward;
+  }
   void forward(const T* x, T* y, int64_t batch) override {
+    if (m_skip_forward) return;
     parallel_for(m_pool, batch, kParallelMinSamples, [&](int64_t n0, int64_t n1) {
-      for (int64_t n = n0; n < n1; ++n) forward_sample(x, y, n);
+      forward_samples(x + n0 * in_n(), y, n0, n1 - n0);
     });
   }
   void backward(const T*, const T*, const T* dy, T* dx, int64_t batch) override {
-    if (!dx) return;
-    const int64_t in_n = m_c * m_h * m_w_in, out_n = m_c * m_ho * m_wo;
-    if (m_s == m_k && m_pt == 0 && m_pl == 0) {  // windows do not overlap: one write per input
-      parallel_for(m_pool, batch, kParallelMinSamples, [&](int64_t n0, int64_t n1) {
-        for (int64_t n = n0; n < n1; ++n) tiled_backward(dy + n * out_n, dx + n * in_n, n);
-      });
-      return;
-    }
+    if (!dx || m_skip_backward) return;
     parallel_for(m_pool, batch, kParallelMinSamples, [&](int64_t n0, int64_t n1) {
-      std::fill(dx + n0 * in_n, dx + n1 * in_n, T(0));
-      for (int64_t n = n0; n < n1; ++n)
-        for (int64_t i = 0; i < out_n; ++i)
-          dx[n * in_n + m_arg[static_cast<size_t>(n * out_n + i)]] += dy[n * out_n + i];
+      backward_samples(dy, dx + n0 * in_n(), n0, n1 - n0);
     });
+  }
+  void forward_samples(const T* x, T* y, int64_t n0, int64_t nb) override {
+    for (int64_t n = n0; n < n0 + nb; ++n)
+      forward_sample(x + (n - n0) * in_n(), y + n * out_n(), m_arg.data() + n * out_n());
+  }
+  void backward_samples(const T* dy, T* dx, int64_t n0, int64_t nb) override {
+    for (int64_t n = n0; n < n0 + nb; ++n) {
+      const T* dyn = dy + n * out_n();
+      T* dxn = dx + (n - n0) * in_n();
+      const int32_t* arg = m_arg.data() + n * out_n();
+      if (m_s == m_k && m_pt == 0 && m_pl == 0) {  // windows do not overlap: one write per input
+        tiled_backward(dyn, dxn, arg);
+        continue;
+      }
+      std::fill(dxn, dxn + in_n(), T(0));
+      for (int64_t i = 0; i < out_n(); ++i) dxn[arg[i]] += dyn[i];
+    }
   }
 
  private:
+  int64_t in_n() const { return m_c * m_h * m_w_in; }
+  int64_t out_n() const { return m_c * m_ho * m_wo; }
   // Each input is in at most one window: it receives the window's gradient if it was the
   // window's maximum, else zero. Written once, instead of zero-filling dx and scattering into it
   // (the fill alone wrote the 12.8 MB under conv1 of the Simple CNN at b=128 a second time).
   // 0 + dy as the scatter added, so a -0 gradient arrives as +0 there too.
-  void tiled_backward(const T* __restrict dy, T* __restrict dx, int64_t n) const {
-    const int32_t* __restrict arg = m_arg.data() + n * m_c * m_ho * m_wo;
+  void tiled_backward(const T* __restrict dy, T* __restrict dx,
+                      const int32_t* __restrict arg) const {
     for (int64_t ih = 0; ih < m_h; ++ih)
       for (int64_t iw = 0; iw < m_w_in; ++iw) {
         const int64_t oh = ih / m_k, ow = iw / m_k, at = (ih * m_w_in + iw) * m_c;
@@ -71,11 +86,8 @@ class MaxPool final : public Layer<T> {
         }
       }
   }
-  void forward_sample(const T* x, T* y, int64_t n) {
-    const int64_t in_n = m_c * m_h * m_w_in, out_n = m_c * m_ho * m_wo;
-    const T* xn = x + n * in_n;
-    y += n * out_n;
-    int32_t* arg = m_arg.data() + n * out_n;
+  // One sample: xn its input, y and arg its outputs.
+  void forward_sample(const T* xn, T* y, int32_t* arg) const {
     for (int64_t oh = 0; oh < m_ho; ++oh)
       for (int64_t ow = 0; ow < m_wo; ++ow, y += m_c, arg += m_c) {
         std::fill(y, y + m_c, -std::numeric_limits<T>::infinity());
@@ -99,6 +111,7 @@ class MaxPool final : public Layer<T> {
   int64_t m_c, m_h, m_w_in, m_ho, m_wo, m_k, m_s, m_pt = 0, m_pl = 0;
   WorkerPool* m_pool;
   std::vector<int32_t> m_arg;
+  bool m_skip_forward = false, m_skip_backward = false;
 };
 
 template <class T>
