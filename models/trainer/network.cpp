@@ -113,7 +113,8 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
   for (size_t r = 1; r < order.size(); ++r) {
     if (order[r].spec.kind != LayerKind::Relu) continue;
     const bool fwd = m->layers[r - 1]->fuse_relu_output(m->acts[r + 1]);
-    const bool bwd = r + 1 < order.size() && m->layers[r + 1]->fuse_relu_input_grad(m->dacts[r]);
+    const bool bwd = (r + 1 < order.size() && m->layers[r + 1]->fuse_relu_input_grad(m->dacts[r])) ||
+                     (fwd && m->layers[r - 1]->fuse_relu_output_grad(m->dacts[r + 1]));
     m->layers[r]->skip_fused(fwd, bwd);
   }
   m->first_trainable = m->layers.size();

@@ -1,7 +1,10 @@
 // A convolution followed by a max-pool runs the pool on each chunk of samples it computes
-// (conv2d.cpp, layers.h). Against the same network with a second ReLU between them (the
-// trainer moves only the ReLU next to the pool after it, so the convolution and the pool stay
-// apart; ReLU twice is ReLU): the loss, every gradient and the input gradient bit for bit.
+// (conv2d.cpp, layers.h), and the pool takes the ReLU after it (simple_layers.cpp). The first
+// against the same network with a second ReLU between them (the trainer moves only the ReLU
+// next to the pool after it, so the convolution and the pool stay apart; ReLU twice is ReLU);
+// the second against conv -> pool -> flatten -> ReLU (the ReLU on its own in the forward, the
+// dense layer after it taking its backward): the loss, every gradient and the input gradient
+// bit for bit, and the evaluation.
 // conv1 (5 x 5 on 28 x 28) and conv2 (5 x 5 x 4 on 14 x 14) run chunks of 13 samples: batch
 // 30 has a last partial chunk; batch 120 splits by chunks across 2 threads (>= 8 chunks), and
 // within chunks below that. The second pool's windows overlap (3, stride 2), the scatter path.
@@ -37,10 +40,27 @@ ResolvedNetwork cnn(bool apart) {
   return resolve_network(s);
 }
 
+// conv -> ReLU -> pool (relu_first) or conv -> pool -> flatten -> ReLU, then a dense layer.
+ResolvedNetwork one_stage(bool relu_first) {
+  using test::layer_spec;
+  NetworkSpec s;
+  s.input = {2, 12, 12};
+  s.classes = 10;
+  s.layers.push_back(layer_spec(LayerKind::Conv2d, 16, 3, 1, Padding::Same));
+  if (relu_first) s.layers.push_back(layer_spec(LayerKind::Relu));
+  s.layers.push_back(layer_spec(LayerKind::MaxPool, 0, 2, 2));
+  s.layers.push_back(layer_spec(LayerKind::Flatten));
+  if (!relu_first) s.layers.push_back(layer_spec(LayerKind::Relu));
+  s.layers.push_back(layer_spec(LayerKind::Dense, 10));
+  s.layers.push_back(layer_spec(LayerKind::SoftmaxCrossEntropy));
+  return resolve_network(s);
+}
+
 template <class T>
-void expect_fused_equals_apart(int64_t batch, int threads) {
-  Network<T> fused(cnn(false), batch, 5, WeightInit::He, threads);
-  Network<T> apart(cnn(true), batch, 5, WeightInit::He, threads);
+void expect_same(const ResolvedNetwork& fused_net, const ResolvedNetwork& apart_net,
+                 int64_t batch, int threads) {
+  Network<T> fused(fused_net, batch, 5, WeightInit::He, threads);
+  Network<T> apart(apart_net, batch, 5, WeightInit::He, threads);
   ASSERT_EQ(fused.num_params(), apart.num_params());
   std::mt19937 rng(8);
   std::uniform_real_distribution<float> u(-1, 1);
@@ -74,10 +94,17 @@ void expect_fused_equals_apart(int64_t batch, int threads) {
 
 TEST(PoolFusion, FusedNetworkEqualsTheNetworkRunApart) {
   for (int threads : {1, 2}) {
-    expect_fused_equals_apart<float>(30, threads);
-    expect_fused_equals_apart<double>(30, threads);
+    expect_same<float>(cnn(false), cnn(true), 30, threads);
+    expect_same<double>(cnn(false), cnn(true), 30, threads);
   }
-  expect_fused_equals_apart<float>(120, 2);
+  expect_same<float>(cnn(false), cnn(true), 120, 2);
+}
+
+TEST(PoolFusion, PoolWithTheReluAfterItEqualsTheReluApart) {
+  for (int threads : {1, 2}) {
+    expect_same<float>(one_stage(true), one_stage(false), 7, threads);
+    expect_same<double>(one_stage(true), one_stage(false), 7, threads);
+  }
 }
 
 }  // namespace
