@@ -32,6 +32,7 @@ class Im2col {
   template <class F>
   void for_each_pixel(int64_t n0, int64_t q_lo, int64_t q_hi, F&& f) const;
   void small_patches(const T* x, int64_t n0, int64_t q_lo, int64_t q_hi, T* cols) const;
+  void row_patches(const T* x, int64_t n0, int64_t q_lo, int64_t q_hi, T* cols) const;
 
   int64_t m_c, m_h, m_w_in, m_ho, m_wo, m_k, m_s, m_pt, m_pl, m_kk;
 };
