@@ -11,11 +11,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <random>
-#include <string>
-#include <vector>
 
 #include "models/trainer/network.h"
+#include "tests/models/trainer/fused_equals_apart.h"
 #include "tests/models/trainer/test_networks.h"
 
 namespace kp {
@@ -23,9 +21,7 @@ namespace {
 
 ResolvedNetwork cnn(bool apart) {
   using test::layer_spec;
-  NetworkSpec s;
-  s.input = {1, 28, 28};
-  s.classes = 10;
+  NetworkSpec s = test::image_spec();
   auto stage = [&](int64_t filters, int64_t pool_kernel) {
     s.layers.push_back(layer_spec(LayerKind::Conv2d, filters, 5, 1, Padding::Same));
     s.layers.push_back(layer_spec(LayerKind::Relu));
@@ -57,39 +53,9 @@ ResolvedNetwork one_stage(bool relu_first) {
 }
 
 template <class T>
-void expect_same(const ResolvedNetwork& fused_net, const ResolvedNetwork& apart_net,
-                 int64_t batch, int threads) {
-  Network<T> fused(fused_net, batch, 5, WeightInit::He, threads);
-  Network<T> apart(apart_net, batch, 5, WeightInit::He, threads);
-  ASSERT_EQ(fused.num_params(), apart.num_params());
-  std::mt19937 rng(8);
-  std::uniform_real_distribution<float> u(-1, 1);
-  for (int64_t i = 0; i < fused.input_elements() * batch; ++i)
-    fused.input()[i] = apart.input()[i] = T(u(rng));
-  std::vector<int32_t> labels;
-  for (int64_t n = 0; n < batch; ++n) labels.push_back(int32_t(n % 10));
-  fused.set_compute_input_grad(true);
-  apart.set_compute_input_grad(true);
-  const std::string where = "batch " + std::to_string(batch) + ", " + std::to_string(threads) +
-                            " thread(s), " + (sizeof(T) == 4 ? "float" : "double");
-  for (int step = 0; step < 2; ++step) {  // the second step starts from updated weights
-    ASSERT_EQ(fused.forward_backward(labels.data(), batch),
-              apart.forward_backward(labels.data(), batch))
-        << where;
-    for (int64_t i = 0; i < fused.num_params(); ++i)
-      ASSERT_EQ(fused.grads()[i], apart.grads()[i]) << where << ", parameter " << i;
-    for (int64_t i = 0; i < fused.input_elements() * batch; ++i)
-      ASSERT_EQ(fused.input_grad()[i], apart.input_grad()[i]) << where << ", input " << i;
-    for (int64_t i = 0; i < fused.num_params(); ++i) {
-      fused.params()[i] -= T(0.1) * fused.grads()[i];
-      apart.params()[i] -= T(0.1) * apart.grads()[i];
-    }
-  }
-  int64_t errors_fused = 0, errors_apart = 0;  // evaluation runs the fused forward too
-  ASSERT_EQ(fused.evaluate(labels.data(), batch, &errors_fused),
-            apart.evaluate(labels.data(), batch, &errors_apart))
-      << where;
-  EXPECT_EQ(errors_fused, errors_apart) << where;
+void expect_same(const ResolvedNetwork& fused, const ResolvedNetwork& apart, int64_t batch,
+                 int threads) {
+  test::expect_fused_equals_apart<T>(fused, apart, batch, threads, -1.0f);
 }
 
 TEST(PoolFusion, FusedNetworkEqualsTheNetworkRunApart) {

@@ -7,11 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <random>
-#include <string>
-#include <vector>
 
 #include "models/trainer/network.h"
+#include "tests/models/trainer/fused_equals_apart.h"
 #include "tests/models/trainer/test_networks.h"
 
 namespace kp {
@@ -19,9 +17,7 @@ namespace {
 
 ResolvedNetwork mlp(bool flatten_between) {
   using test::layer_spec;
-  NetworkSpec s;
-  s.input = {1, 28, 28};
-  s.classes = 10;
+  NetworkSpec s = test::image_spec();
   s.layers.push_back(layer_spec(LayerKind::Flatten));
   for (int64_t units : {64, 48}) {
     s.layers.push_back(layer_spec(LayerKind::Dense, units));
@@ -36,32 +32,7 @@ ResolvedNetwork mlp(bool flatten_between) {
 
 template <class T>
 void expect_fused_equals_apart(int64_t batch, int threads) {
-  Network<T> fused(mlp(false), batch, 5, WeightInit::He, threads);
-  Network<T> apart(mlp(true), batch, 5, WeightInit::He, threads);
-  ASSERT_EQ(fused.num_params(), apart.num_params());
-  std::mt19937 rng(8);
-  std::uniform_real_distribution<float> u(0, 1);
-  for (int64_t i = 0; i < fused.input_elements() * batch; ++i)
-    fused.input()[i] = apart.input()[i] = T(u(rng));
-  std::vector<int32_t> labels;
-  for (int64_t n = 0; n < batch; ++n) labels.push_back(int32_t(n % 10));
-  fused.set_compute_input_grad(true);
-  apart.set_compute_input_grad(true);
-  const std::string where = "batch " + std::to_string(batch) + ", " + std::to_string(threads) +
-                            " thread(s), " + (sizeof(T) == 4 ? "float" : "double");
-  for (int step = 0; step < 2; ++step) {  // the second step starts from updated weights
-    ASSERT_EQ(fused.forward_backward(labels.data(), batch),
-              apart.forward_backward(labels.data(), batch))
-        << where;
-    for (int64_t i = 0; i < fused.num_params(); ++i)
-      ASSERT_EQ(fused.grads()[i], apart.grads()[i]) << where << ", parameter " << i;
-    for (int64_t i = 0; i < fused.input_elements() * batch; ++i)
-      ASSERT_EQ(fused.input_grad()[i], apart.input_grad()[i]) << where << ", input " << i;
-    for (int64_t i = 0; i < fused.num_params(); ++i) {
-      fused.params()[i] -= T(0.1) * fused.grads()[i];
-      apart.params()[i] -= T(0.1) * apart.grads()[i];
-    }
-  }
+  test::expect_fused_equals_apart<T>(mlp(false), mlp(true), batch, threads, 0.0f);
 }
 
 TEST(ReluFusion, FusedNetworkEqualsTheNetworkRunApart) {

@@ -20,6 +20,14 @@ inline LayerSpec layer_spec(LayerKind kind, int64_t n = 0, int64_t kernel = 1, i
   return l;
 }
 
+// No layers yet, one 28 x 28 channel in (Fashion-MNIST's images) and `classes` classes out.
+inline NetworkSpec image_spec(int64_t classes = 10) {
+  NetworkSpec s;
+  s.input = {1, 28, 28};
+  s.classes = classes;
+  return s;
+}
+
 // flatten -> dense(hidden) -> ReLU -> dense(classes) -> softmax cross-entropy.
 inline ResolvedNetwork tiny_mlp(Shape input, int64_t hidden, int64_t classes) {
   NetworkSpec s;
