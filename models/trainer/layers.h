@@ -56,9 +56,9 @@ class Layer {
   // Each returns false where the layer cannot fuse (then nothing changes).
   virtual bool fuse_relu_output(T* /*relu_y*/) { return false; }
   virtual bool fuse_relu_input_grad(T* /*relu_dx*/) { return false; }
-  // After fuse_relu_output(y) and then fuse_relu_output_grad(dy): backward() takes the ReLU's
-  // output gradient dy masked by y > 0 as its own output gradient (for a layer after which no
-  // layer took the ReLU's backward).
+  // Where the layer after the ReLU does not take its backward, the layer before may: after
+  // fuse_relu_output(y) and then fuse_relu_output_grad(dy), backward() uses the ReLU's output
+  // gradient dy, masked by y > 0, as its own output gradient.
   virtual bool fuse_relu_output_grad(const T* /*relu_dy*/) { return false; }
   // Fusion with the next layer when that one works sample by sample (its sample_stage() is not
   // null): after fuse_next(stage, y, dy), forward() runs the stage on its output chunk by chunk

@@ -98,11 +98,6 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
     m->acts.push_back(flat ? m->acts.back() : buffer(l.out.elements()));
     m->dacts.push_back(flat ? m->dacts.back() : buffer(l.out.elements()));
   }
-  // A dense layer next to a ReLU does its work in the product's epilogue (layers.h): the layer
-  // before writes the ReLU's output, the layer after the ReLU's input gradient. No pass of the
-  // ReLU's own over the batch and, on a multi-threaded trial, no serial section below the ReLU's
-  // split threshold: MLP b=1024 +1.8% on one thread (faster in 24 of 30 alternating rounds in
-  // one process), +2.1% on two (28 of 40); b=16 and b=128 within 1.5%.
   // A layer that works in chunks of samples (conv2d) runs a sample-wise next layer (max-pool)
   // on each chunk it computes (layers.h).
   for (size_t r = 1; r < order.size(); ++r) {
@@ -110,11 +105,18 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
     if (stage && m->layers[r - 1]->fuse_next(stage, m->acts[r + 1], m->dacts[r + 1]))
       m->layers[r]->skip_fused(true, true);
   }
+  // A dense layer next to a ReLU does its work in the product's epilogue (layers.h): the layer
+  // before writes the ReLU's output, the layer after the ReLU's input gradient. No pass of the
+  // ReLU's own over the batch and, on a multi-threaded trial, no serial section below the ReLU's
+  // split threshold: MLP b=1024 +1.8% on one thread (faster in 24 of 30 alternating rounds in
+  // one process), +2.1% on two (28 of 40); b=16 and b=128 within 1.5%. A max-pool takes the
+  // ReLU after it both ways (the layer after that ReLU, a convolution or a flatten, does not).
   for (size_t r = 1; r < order.size(); ++r) {
     if (order[r].spec.kind != LayerKind::Relu) continue;
     const bool fwd = m->layers[r - 1]->fuse_relu_output(m->acts[r + 1]);
-    const bool bwd = (r + 1 < order.size() && m->layers[r + 1]->fuse_relu_input_grad(m->dacts[r])) ||
-                     (fwd && m->layers[r - 1]->fuse_relu_output_grad(m->dacts[r + 1]));
+    const bool bwd =
+        (r + 1 < order.size() && m->layers[r + 1]->fuse_relu_input_grad(m->dacts[r])) ||
+        (fwd && m->layers[r - 1]->fuse_relu_output_grad(m->dacts[r + 1]));
     m->layers[r]->skip_fused(fwd, bwd);
   }
   m->first_trainable = m->layers.size();
