@@ -145,11 +145,7 @@ class Dense final : public Layer<T> {
       else
         sums.noalias() = W.middleCols(lo, hi - lo) * CMapV<T>(x + lo, hi - lo);
     });
-    std::copy(m_part_sums.data(), m_part_sums.data() + m_out, y);
-    for (int p = 1; p < matvec_parts(m_out * m_in); ++p) {
-      const T* __restrict s = m_part_sums.data() + p * m_out;
-      for (int64_t i = 0; i < m_out; ++i) y[i] += s[i];
-    }
+    add_matvec_parts(m_part_sums.data(), matvec_parts(m_out * m_in), m_out, y);
   }
   // y = W x at small batches (matvec_parts.h) by column parts, like batch 1: each part's product
   // (sgemm, the weights read in place) into its own sums, then the parts added in order.
@@ -160,11 +156,7 @@ class Dense final : public Layer<T> {
       sgemm(Trans::No, Trans::No, m_out, batch, hi - lo, this->m_w + lo * m_out, m_out, x + lo,
             m_in, sums + p * size, m_out, false, *m_ws, nullptr, t);
     });
-    std::copy(sums, sums + size, y);
-    for (int p = 1; p < matvec_parts(m_out * m_in); ++p) {
-      const float* __restrict s = sums + p * size;
-      for (int64_t i = 0; i < size; ++i) y[i] += s[i];
-    }
+    add_matvec_parts(sums, matvec_parts(m_out * m_in), size, y);
   }
   // dx = W^T dy at small batches, each part's columns of W giving its rows of dx (masked by the
   // fused ReLU in the product's epilogue): the same values as the whole product.

@@ -21,6 +21,7 @@
 // trials run on 1 thread. The forward's sums at these batches differ from the whole product's
 // in the last bits (the parts' depth blocks: 784 -> 2 x 392 = 4 x 196, was 3 x 262).
 // Internal to kp_trainer.
+#include <algorithm>
 #include <cstdint>
 
 #include "models/trainer/worker_pool.h"
@@ -51,6 +52,28 @@ void for_matvec_parts(WorkerPool* pool, int64_t cols, int64_t elements, F&& f) {
     for (int p = parts * t / threads; p < parts * (t + 1) / threads; ++p)
       f(p, cols * p / parts, cols * (p + 1) / parts, t);
   });
+}
+
+// The same with g(lo, hi, thread) returning a part's sum (the update's squared norm over its
+// columns): the parts' sums added in part order, so the total does not depend on the threads.
+template <class G>
+double sum_over_matvec_parts(WorkerPool* pool, int64_t cols, int64_t elements, G&& g) {
+  double part[kMatVecParts] = {};  // one store per part: the parts' sums share a cache line
+  for_matvec_parts(pool, cols, elements,
+                   [&](int p, int64_t lo, int64_t hi, int t) { part[p] = g(lo, hi, t); });
+  double sum = 0;
+  for (double s : part) sum += s;
+  return sum;
+}
+
+// y[0, n) = the forward's parts added in part order, part p's sums at sums + p * n.
+template <class T>
+void add_matvec_parts(const T* sums, int parts, int64_t n, T* y) {
+  std::copy(sums, sums + n, y);
+  for (int p = 1; p < parts; ++p) {
+    const T* __restrict s = sums + p * n;
+    for (int64_t i = 0; i < n; ++i) y[i] += s[i];
+  }
 }
 
 }  // namespace kp::trainer_detail

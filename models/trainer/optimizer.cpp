@@ -134,19 +134,15 @@ class UpdateSink final : public trainer_detail::TileSink {
 template <OptimizerKind kKind>
 double update_gemm_parts(const Coeffs& k, float* w, float* v, const DeferredGrad& d,
                          trainer_detail::WorkerPool* pool) {
-  double part_sq[trainer_detail::kMatVecParts] = {};
-  trainer_detail::for_matvec_parts(pool, d.cols, d.rows * d.cols, [&](int p, int64_t lo,
-                                                                       int64_t hi, int t) {
-    const int64_t at = lo * d.rows;
-    UpdateSink<kKind> sink(k, w + at, v ? v + at : nullptr, d.rows);
-    trainer_detail::sgemm(trainer_detail::Trans::No, trainer_detail::Trans::Yes, d.rows, hi - lo,
-                          d.batch, d.dy, d.rows, d.x + lo, d.cols, d.grad + at, d.rows, false,
-                          *d.ws, &sink, t);
-    part_sq[p] = sink.sq();
-  });
-  double sq = 0;
-  for (double s : part_sq) sq += s;
-  return sq;
+  return trainer_detail::sum_over_matvec_parts(
+      pool, d.cols, d.rows * d.cols, [&](int64_t lo, int64_t hi, int t) {
+        const int64_t at = lo * d.rows;
+        UpdateSink<kKind> sink(k, w + at, v ? v + at : nullptr, d.rows);
+        trainer_detail::sgemm(trainer_detail::Trans::No, trainer_detail::Trans::Yes, d.rows,
+                              hi - lo, d.batch, d.dy, d.rows, d.x + lo, d.cols, d.grad + at,
+                              d.rows, false, *d.ws, &sink, t);
+        return sink.sq();
+      });
 }
 
 template <OptimizerKind kKind>
@@ -208,18 +204,14 @@ double update_deferred(const Coeffs& k, float* w, float* v, const DeferredGrad& 
     }
     return 0;
   }
-  double part_sq[trainer_detail::kMatVecParts] = {};
-  trainer_detail::for_matvec_parts(pool, d.cols, d.rows * d.cols, [&](int p, int64_t lo,
-                                                                       int64_t hi, int) {
-    double sq = 0;  // one store per part: the parts' sums share a cache line
-    for (int64_t j = lo; j < hi; ++j)
-      sq += update_kind(k, w + j * d.rows, v ? v + j * d.rows : nullptr, d.rows,
-                        OuterGrad{d.dy, d.x[j]});
-    part_sq[p] = sq;
-  });
-  double sq = 0;
-  for (double s : part_sq) sq += s;
-  return sq;
+  return trainer_detail::sum_over_matvec_parts(
+      pool, d.cols, d.rows * d.cols, [&](int64_t lo, int64_t hi, int) {
+        double sq = 0;
+        for (int64_t j = lo; j < hi; ++j)
+          sq += update_kind(k, w + j * d.rows, v ? v + j * d.rows : nullptr, d.rows,
+                            OuterGrad{d.dy, d.x[j]});
+        return sq;
+      });
 }
 
 }  // namespace
