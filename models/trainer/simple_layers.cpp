@@ -81,8 +81,6 @@ class MaxPool final : public Layer<T>, public SampleStage<T> {
  private:
   int64_t in_n() const { return m_c * m_h * m_w_in; }
   int64_t out_n() const { return m_c * m_ho * m_wo; }
-  // relu_backward()'s value (relu_loops.h) for one element.
-  static T relu_grad(T y, T dy) { return y > T(0) ? dy : T(0); }
   // Each input is in at most one window: it receives the window's gradient if it was the
   // window's maximum, else zero. Written once, instead of zero-filling dx and scattering into it
   // (the fill alone wrote the 12.8 MB under conv1 of the Simple CNN at b=128 a second time).
@@ -124,8 +122,8 @@ class MaxPool final : public Layer<T>, public SampleStage<T> {
               }
           }
         }
-        if (m_relu_y)  // relu_forward()'s value (relu_loops.h), in place
-          for (int64_t c = 0; c < m_c; ++c) y[c] = y[c] > T(0) ? y[c] : T(0);
+        if (m_relu_y)  // in place
+          for (int64_t c = 0; c < m_c; ++c) y[c] = relu_value(y[c]);
       }
   }
 
