@@ -1,7 +1,9 @@
 #pragma once
-// The convolution layer (im2col + GEMM; conv2d.cpp, im2col.h). With a worker pool in the
-// workspace, chunks of samples (or, with few chunks, each chunk's products, im2col and col2im)
-// split across the pool's threads, each value computed as on one thread. Internal to kp_trainer.
+// The convolution layer (im2col + GEMM; conv2d.cpp, im2col.h; the forward at stride 1 with at
+// least 8 channels as an implicit GEMM on a single thread, conv_gemm.h). With a worker pool in
+// the workspace, chunks of samples (or, with few chunks, each chunk's products, im2col and
+// col2im) split across the pool's threads, each value computed as on one thread. Internal to
+// kp_trainer.
 #include <memory>
 
 #include "models/trainer/layers.h"

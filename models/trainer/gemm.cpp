@@ -1,5 +1,6 @@
 #include "models/trainer/gemm.h"
 
+#include "models/trainer/gemm_depth_loop.h"
 #include "models/trainer/gemm_pack.h"
 #include "models/trainer/gemm_tiles.h"
 #include "models/trainer/worker_pool.h"
@@ -33,15 +34,6 @@ constexpr int64_t kDirectAMaxN = 24, kDirectBMaxM = 64, kSmallN = 48;
 constexpr int64_t kMcInPlaceB = 256, kInPlaceBMaxBytes = int64_t{1} << 20;
 constexpr int64_t kKc = kSgemmSingleBlockDepth, kMc = 128, kNc = 3072;
 static_assert(kKc == kSgemmSingleBlockDepth);
-// The depth loop prefetches A's rows, and a B read in place by rows (a stride of ~3 KiB, beyond
-// the hardware's stride prefetcher's 2 KiB), this many depth steps (~100 cycles) ahead. The
-// kernel's hottest instructions were the FMAs waiting on A's loads from L2. Alone: conv2's
-// weight gradient over 8 samples (64 x 800 x 1568, B in place by rows) 105 -> 150 GFLOP/s, the
-// other products +0-5% (distance 4 less, 16 no more). Whole steps, A/B in one process (0 vs
-// both): one thread MLP b=1024 +3.4% (faster in 54 of 80 rounds), CNN +3.3% (58/80), b=128
-// +3.0% (25/30), b=16 +8% (22/30); two threads b=1024 +5.2% (42/60), b=128 +2.0% (34/60).
-constexpr int64_t kPrefetchSteps = 8;
-
 
 }  // namespace
 
@@ -74,58 +66,17 @@ void GemmWorkspace::reserve(int64_t m, int64_t n, int64_t k) {
 
 namespace {
 
-// A hint to load the line `floats` past p. Integer arithmetic: the address may lie past the
-// operand's end (a prefetch never faults), where pointer arithmetic would be undefined.
-inline void prefetch(const float* p, int64_t floats) {
-  const auto addr = reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(floats) * sizeof(float);
-  _mm_prefetch(reinterpret_cast<const char*>(addr), _MM_HINT_T0);
-}
-
-// C tile (rows x cols <= kMr x kNr) = (C if acc) + A panel * B panel over kc depth steps. The A
-// panel is read at `ap + p * a_step`: packed (a_step = kMr, packed_a) or straight from a
-// column-major A (a_step = lda), masked to `rows`. Each C element is one chain of FMAs over p
-// starting from zero, whatever the tile shape: the result depends only on (m, n, k), not on the
-// blocking.
-// A packed panel is zero-padded to kMr rows, so it is read with plain loads: a zero-masked
-// load also takes an FMA port here (the micro-kernel alone in L1: 125-146 -> 138-159 GFLOP/s);
-// the padding rows' sums are never stored.
-// B is read at `bp`: from a packed panel or a row-major op(B) (kBCols false: depth step p at
-// bp + p * b_step, its columns contiguous), or from a column-major op(B) in place (kBCols true:
-// column j at bp + j * b_step, contiguous in p). The values are the same either way.
-// kBStrided: a row-major op(B) in place, whose rows the loop prefetches (kPrefetchSteps).
-template <int64_t kNr, bool kPackedA, bool kBCols, bool kBStrided>
-void depth_loop(int64_t kc, const float* ap, int64_t a_step, const float* bp, int64_t b_step,
-                __mmask16 m0, __mmask16 m1, __m512 (&c0)[kNr], __m512 (&c1)[kNr]) {
-  for (int64_t p = 0; p < kc; ++p, ap += a_step) {
-    prefetch(ap, kPrefetchSteps * a_step);
-    prefetch(ap, kPrefetchSteps * a_step + 16);
-    if (kBStrided) {  // the panel's kNr floats of a row may straddle two lines
-      prefetch(bp, kPrefetchSteps * b_step);
-      prefetch(bp, kPrefetchSteps * b_step + kNr - 1);
-    }
-    const __m512 a0 = kPackedA ? _mm512_loadu_ps(ap) : _mm512_maskz_loadu_ps(m0, ap);
-    const __m512 a1 = kPackedA ? _mm512_loadu_ps(ap + 16) : _mm512_maskz_loadu_ps(m1, ap + 16);
-#pragma GCC unroll 16
-    for (int j = 0; j < kNr; ++j) {
-      const __m512 bj = _mm512_set1_ps(kBCols ? bp[j * b_step + p] : bp[j]);
-      c0[j] = _mm512_fmadd_ps(a0, bj, c0[j]);
-      c1[j] = _mm512_fmadd_ps(a1, bj, c1[j]);
-    }
-    if (!kBCols) bp += b_step;
-  }
-}
-
 // Where the kernel reads its B panel: packed (step kNr), or op(B) in place.
 struct BPanel {
-  enum class Layout { Packed, InPlaceRows, InPlaceCols };  // see depth_loop
+  enum class Layout { Packed, InPlaceRows, InPlaceCols };  // see depth_loop (gemm_depth_loop.h)
   const float* p;
   int64_t step;
   Layout layout;
 };
 
 template <int64_t kNr, bool kPackedA>
-void depth_loop(int64_t kc, const float* ap, int64_t a_step, BPanel b, __mmask16 m0, __mmask16 m1,
-                __m512 (&c0)[kNr], __m512 (&c1)[kNr]) {
+void panel_depth_loop(int64_t kc, const float* ap, int64_t a_step, BPanel b, __mmask16 m0,
+                      __mmask16 m1, __m512 (&c0)[kNr], __m512 (&c1)[kNr]) {
   if (b.layout == BPanel::Layout::InPlaceCols)
     depth_loop<kNr, kPackedA, true, false>(kc, ap, a_step, b.p, b.step, m0, m1, c0, c1);
   else if (b.layout == BPanel::Layout::InPlaceRows)
@@ -143,27 +94,11 @@ void kernel(int64_t kc, const float* ap, int64_t a_step, bool packed_a, BPanel b
   for (int j = 0; j < kNr; ++j) c0[j] = c1[j] = _mm512_setzero_ps();
   const __mmask16 m0 = lanes(rows), m1 = lanes(rows - 16);
   if (packed_a)
-    depth_loop<kNr, true>(kc, ap, a_step, bp, m0, m1, c0, c1);
+    panel_depth_loop<kNr, true>(kc, ap, a_step, bp, m0, m1, c0, c1);
   else
-    depth_loop<kNr, false>(kc, ap, a_step, bp, m0, m1, c0, c1);
+    panel_depth_loop<kNr, false>(kc, ap, a_step, bp, m0, m1, c0, c1);
   alignas(64) float tile[kMr * kNr];
-#pragma GCC unroll 16
-  for (int j = 0; j < kNr; ++j) {
-    if (j >= cols) break;
-    float* cj = c + j * ldc;
-    __m512 r0 = c0[j], r1 = c1[j];
-    if (acc) {
-      r0 = _mm512_add_ps(_mm512_maskz_loadu_ps(m0, cj), r0);
-      r1 = _mm512_add_ps(_mm512_maskz_loadu_ps(m1, cj + 16), r1);
-    }
-    if (sink) {
-      _mm512_store_ps(tile + j * kMr, r0);
-      _mm512_store_ps(tile + j * kMr + 16, r1);
-    } else {
-      _mm512_mask_storeu_ps(cj, m0, r0);
-      _mm512_mask_storeu_ps(cj + 16, m1, r1);
-    }
-  }
+  store_tile(c0, c1, c, ldc, cols, m0, m1, acc, sink ? tile : nullptr);
   if (sink) sink->tile(i0, j0, rows, cols, tile, kMr, part);
 }
 

@@ -1,0 +1,110 @@
+// GCC 12 flags its own AVX-512 intrinsics (_mm512_undefined_ps) in the masked loads.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include "models/trainer/conv_gemm.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "models/trainer/gemm_depth_loop.h"
+#include "models/trainer/gemm_pack.h"
+#include "models/trainer/layers.h"
+
+namespace kp::trainer_detail {
+
+namespace {
+constexpr int64_t kMaxTileCols = 14;  // 28 accumulators, two A registers and a broadcast
+}
+
+bool ImplicitConv::suits(const ResolvedLayer& l) {
+#ifdef __AVX512F__
+  return sgemm_available() && l.spec.kind == LayerKind::Conv2d && l.spec.stride == 1 &&
+         l.in.c >= 8;
+#else
+  (void)l;
+  return false;
+#endif
+}
+
+ImplicitConv::ImplicitConv(const ResolvedLayer& l)
+    : m_c(l.in.c), m_k(l.spec.kernel), m_h(l.in.h), m_w(l.in.w), m_ho(l.out.h), m_wo(l.out.w),
+      m_f(l.out.c) {
+  m_pt = pad_before(m_h, m_ho, m_k, 1, l.spec.padding);
+  m_pl = pad_before(m_w, m_wo, m_k, 1, l.spec.padding);
+  m_ph = m_ho + m_k - 1;  // stride 1: every output row's patch rows lie in [0, m_ph)
+  m_pw = m_wo + m_k - 1;
+  if (l.spec.stride != 1 || m_pt + m_h > m_ph || m_pl + m_w > m_pw) {
+    std::fprintf(stderr, "ImplicitConv: unsuitable layer (internal bug)\n");
+    std::abort();
+  }
+}
+
+int64_t ImplicitConv::padded_floats() const {
+  // A last tile of a row reads up to 3 columns past wo (kernels of 4, 8, 12 and 14 columns).
+  return (m_ph * m_pw + 4) * m_c;
+}
+
+void ImplicitConv::pad(const float* x, float* padded) const {
+  for (int64_t i = 0; i < m_h; ++i)
+    std::memcpy(padded + ((m_pt + i) * m_pw + m_pl) * m_c, x + i * m_w * m_c,
+                static_cast<size_t>(m_w * m_c) * sizeof(float));
+}
+
+#ifdef __AVX512F__
+// Rows [i0, i0 + kMr) of the output pixels (oh, ow0 .. ow0 + cols): for each depth block of
+// sgemm's blocking, one FMA chain per element over the block's kernel-row runs, stored or (after
+// the first block) added to y, as sgemm_blocked() does.
+template <int64_t kNr>
+void ImplicitConv::tile(const PackedA& w, const float* padded, int64_t i0, int64_t oh,
+                        int64_t ow0, int64_t cols, float* y) const {
+  const int64_t kk = m_k * m_k * m_c, run = m_k * m_c, kb = depth_block(kk);
+  const int64_t rows = std::min(kMr, m_f - i0);
+  const __mmask16 m0 = lanes(rows), m1 = lanes(rows - 16);
+  const float* const patch = padded + (oh * m_pw + ow0) * m_c;  // column 0's, kernel row 0
+  float* const out = y + i0 + (oh * m_wo + ow0) * m_f;
+  for (int64_t pc = 0; pc < kk; pc += kb) {
+    const int64_t kc = std::min(kb, kk - pc);
+    const float* const ap = w.panels(pc, kc, i0);
+    __m512 c0[kNr], c1[kNr];
+#pragma GCC unroll 16
+    for (int j = 0; j < kNr; ++j) c0[j] = c1[j] = _mm512_setzero_ps();
+    for (int64_t p = pc; p < pc + kc;) {  // the runs of kernel rows within the block
+      const int64_t kh = p / run, end = std::min(pc + kc, (kh + 1) * run);
+      depth_loop<kNr, true, true, false>(end - p, ap + (p - pc) * kMr, kMr,
+                                         patch + kh * m_pw * m_c + (p - kh * run), m_c, m0, m1,
+                                         c0, c1);
+      p = end;
+    }
+    store_tile(c0, c1, out, m_f, cols, m0, m1, pc > 0, nullptr);
+  }
+}
+
+void ImplicitConv::forward(const PackedA& w, const float* padded, float* y) const {
+  if (w.rows() != m_f || w.depth() != m_k * m_k * m_c) {
+    std::fprintf(stderr, "ImplicitConv: weights packed for another shape (internal bug)\n");
+    std::abort();
+  }
+  for (int64_t i0 = 0; i0 < m_f; i0 += kMr)
+    for (int64_t oh = 0; oh < m_ho; ++oh)
+      for (int64_t ow0 = 0; ow0 < m_wo; ow0 += kMaxTileCols) {
+        const int64_t cols = std::min(kMaxTileCols, m_wo - ow0);
+        if (cols <= 4)
+          tile<4>(w, padded, i0, oh, ow0, cols, y);
+        else if (cols <= 8)
+          tile<8>(w, padded, i0, oh, ow0, cols, y);
+        else if (cols <= 12)
+          tile<12>(w, padded, i0, oh, ow0, cols, y);
+        else
+          tile<14>(w, padded, i0, oh, ow0, cols, y);
+      }
+}
+#else
+void ImplicitConv::forward(const PackedA&, const float*, float*) const {
+  std::fprintf(stderr, "ImplicitConv: no AVX-512 in this build (internal bug)\n");
+  std::abort();
+}
+#endif
+
+}  // namespace kp::trainer_detail
