@@ -3,8 +3,8 @@
 // measured on this machine's CPU. `--threads T` runs T independent trials at once (the way a step
 // curve uses several cores) and reports their summed samples/s; `--trial-threads N` runs each
 // trial on N threads (its large products split across them). `--csv FILE` also writes the mean
-// time per update of the MLP for M = 1, 4, 16, ..., 4096 (to validate the simulator's host-CPU
-// config). The load average is printed before and after: on a shared machine the wall figures
+// time per update of the MLP and of the Simple CNN for M = 1, 4, 16, ..., 4096 (to validate the
+// simulator's host-CPU config). The load average is printed before and after: on a shared machine the wall figures
 // are only as good as the load lets them be.
 #include <stdlib.h>
 
@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/atomic_file.h"
@@ -184,15 +185,20 @@ int main(int argc, char** argv) {
   print_load("after");
   if (csv) {
     std::string out = "network,batch,update_s,update_cpu_s,samples_per_s,load_1min\n";
-    for (int64_t m = 1; m <= 4096; m *= 4) {
-      const Timing t = time_per_update(mlp, data, m, min_s, trial_threads);
-      char row[160];
-      std::snprintf(row, sizeof row, "mlp_784_256_256_10,%lld,%.9g,%.9g,%.6g,%.2f\n",
-                    static_cast<long long>(m), t.wall_s,
-                    trial_threads > 1 ? t.process_cpu_s : t.cpu_s, double(m) / t.wall_s,
-                    kp::load_average_1min());
-      out += row;
-    }
+    const std::pair<const char*, const kp::ResolvedNetwork*> nets[] = {
+        {"mlp_784_256_256_10", &mlp}, {"simple_cnn", &cnn}};
+    for (const auto& [name, net] : nets)
+      for (int64_t m = 1; m <= 4096; m *= 4) {
+        const Timing t = time_per_update(*net, data, m, min_s, trial_threads);
+        char row[160];
+        std::snprintf(row, sizeof row, "%s,%lld,%.9g,%.9g,%.6g,%.2f\n", name,
+                      static_cast<long long>(m), t.wall_s,
+                      trial_threads > 1 ? t.process_cpu_s : t.cpu_s, double(m) / t.wall_s,
+                      kp::load_average_1min());
+        out += row;
+        std::fprintf(stderr, "csv: %s M=%lld %.6g s per update\n", name,
+                     static_cast<long long>(m), t.wall_s);
+      }
     try {  // a killed run leaves no half file
       kp::write_file_atomic(csv, out);
     } catch (const std::exception& e) {
