@@ -2,8 +2,9 @@
 // The forward product of a stride-1 convolution as an implicit GEMM (conv2d.cpp): Y (filters x
 // pixels of one sample) = W (filters x k*k*c, packed once a step) times the sample's patches,
 // read straight from a zero-padded copy of the sample instead of im2col's columns. Why: conv2 of
-// the Simple CNN wrote 627 KB of columns a sample (im2col: 5% of a step) for the product to read
-// back from L2; its padded sample is 41 KB and stays in L1. An output row of pixels is cut into
+// the Simple CNN wrote 627 KB of columns a sample for the product to read back from L2 (its
+// im2col, forward and backward, took ~4.5% of a step); its padded sample is 41 KB and stays in
+// L1. (Its weight gradient read the same way measured no gain.) An output row of pixels is cut into
 // register tiles of up to 14 columns (32 x 14: 28 accumulators): in HWC, column j's patch starts
 // c floats after column j-1's, and each kernel row of a patch is k*c contiguous floats, so the
 // depth loop runs over those k runs (Chellapilla et al. 2006 for the GEMM form of a convolution;
