@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "models/trainer/gemm_pack.h"
+#include "models/trainer/prefetch.h"
 
 namespace kp::trainer_detail {
 
@@ -18,13 +19,6 @@ namespace kp::trainer_detail {
 // both): one thread MLP b=1024 +3.4% (faster in 54 of 80 rounds), CNN +3.3% (58/80), b=128
 // +3.0% (25/30), b=16 +8% (22/30); two threads b=1024 +5.2% (42/60), b=128 +2.0% (34/60).
 constexpr int64_t kPrefetchSteps = 8;
-
-// A hint to load the line `floats` past p. Integer arithmetic: the address may lie past the
-// operand's end (a prefetch never faults), where pointer arithmetic would be undefined.
-inline void prefetch(const float* p, int64_t floats) {
-  const auto addr = reinterpret_cast<uintptr_t>(p) + static_cast<uintptr_t>(floats) * sizeof(float);
-  _mm_prefetch(reinterpret_cast<const char*>(addr), _MM_HINT_T0);
-}
 
 // C tile (rows x cols <= kMr x kNr) = (C if acc) + A panel * B panel over kc depth steps. The A
 // panel is read at `ap + p * a_step`: packed (a_step = kMr, packed_a) or straight from a
