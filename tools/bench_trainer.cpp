@@ -4,8 +4,8 @@
 // curve uses several cores) and reports their summed samples/s; `--trial-threads N` runs each
 // trial on N threads (its large products split across them). `--csv FILE` also writes the mean
 // time per update of the MLP and of the Simple CNN for M = 1, 4, 16, ..., 4096 (to validate the
-// simulator's host-CPU config). The load average is printed before and after: on a shared machine the wall figures
-// are only as good as the load lets them be.
+// simulator's host-CPU config). The load average is printed before and after: on a shared
+// machine the wall figures are only as good as the load lets them be.
 #include <stdlib.h>
 
 #include <algorithm>
