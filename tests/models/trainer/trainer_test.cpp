@@ -158,6 +158,25 @@ TEST(Trainer, MultiThreadedConvTrialIsBitIdentical) {
   expect_two_threads_bit_identical(resolve_network(s), big, config(4), 4);
 }
 
+// A convolution with 8 channels and small samples: its chunks hold 56 samples (1 MiB of
+// columns), so at batch 60 a trial on one thread runs the implicit forward (conv_gemm.h) over a
+// chunk of 56 samples and one of 4, and a trial on two threads, with too few chunks to deal
+// out, runs im2col and sgemm split across the threads: the same losses and parameters.
+TEST(Trainer, ImplicitConvForwardMatchesIm2colInTraining) {
+  auto l = [](LayerKind k, int64_t n = 0, int64_t kernel = 1) {
+    return test::layer_spec(k, n, kernel, 1, Padding::Same);
+  };
+  NetworkSpec s;
+  s.input = {8, 8, 8};
+  s.classes = 4;
+  s.layers = {l(LayerKind::Conv2d, 8, 3), l(LayerKind::Relu), l(LayerKind::Flatten),
+              l(LayerKind::Dense, 4), l(LayerKind::SoftmaxCrossEntropy)};
+  static const Dataset d = make_synthetic_dataset({8, 8, 8}, 4, 256, 0, 5);
+  TrialConfig c = config(7);
+  c.batch = 60;
+  expect_two_threads_bit_identical(resolve_network(s), d, c, 4);
+}
+
 TEST(Trainer, MultiThreadedTrialIsBitIdentical) {
   const ResolvedNetwork net = resolve_network(mlp_784_256_256_10());
   static const Dataset big = make_synthetic_dataset({1, 28, 28}, 10, 512, 0, 5);
