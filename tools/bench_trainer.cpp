@@ -155,17 +155,21 @@ int main(int argc, char** argv) {
   else
     std::printf("(cpu: not defined for a multi-threaded trial; cpu ms = all threads' CPU time)\n");
   print_load("before");
-  // FLOP per sample of one update: forward 2*P, weight gradients 2*P, input gradients 2*P except
-  // the first layer's (P = multiply-adds of the weight layers; conv as im2col GEMMs).
+  // FLOP per sample of one update in its products: forward 2*P, weight gradients 2*P, input
+  // gradients 2*P except the first layer's (P = multiply-adds of the weight layers; conv1 as
+  // im2col GEMMs; conv2 by Winograd F(2x2, 5x5): 36 points x 49 tiles x 32 x 64 where the
+  // direct product has 196 pixels x 800 x 64; the transforms' adds not counted).
   constexpr double kMlpFlop = 2.0 * (784 * 256 + 256 * 256 + 256 * 10) * 2 +
                               2.0 * (256 * 256 + 256 * 10);
-  constexpr double kCnnFlop = 2.0 * (784 * 25 * 32) * 2 +
-                              2.0 * (196 * 800 * 64) * 3 + 2.0 * (3136 * 1024 + 1024 * 10) * 3;
+  constexpr double kCnnFc = 2.0 * (784 * 25 * 32) * 2 + 2.0 * (3136 * 1024 + 1024 * 10) * 3;
+  constexpr double kCnnFlop = kCnnFc + 2.0 * (36 * 49 * 32 * 64) * 3;
+  constexpr double kCnnDirectFlop = kCnnFc + 2.0 * (196 * 800 * 64) * 3;
   const double peak = fma_peak_gflops();
   std::printf("one core's FMA peak %.0f GFLOP/s: at most %.0f MLP or %.0f Simple-CNN samples/s "
-              "per core (%.2f / %.1f MFLOP per sample)\n",
+              "per core (%.2f / %.1f MFLOP per sample; %.1f with direct convolutions: at most "
+              "%.0f samples/s)\n",
               peak, peak * 1e9 / kMlpFlop, peak * 1e9 / kCnnFlop, kMlpFlop * 1e-6,
-              kCnnFlop * 1e-6);
+              kCnnFlop * 1e-6, kCnnDirectFlop * 1e-6, peak * 1e9 / kCnnDirectFlop);
   std::printf("(%%peak: samples/s by CPU time, or by wall for a multi-threaded trial, times FLOP per "
               "sample, over the peak of the cores used)\n");
   std::printf("%-4s %6s %12s %12s %10s %8s %8s %10s %10s %6s %6s\n", "net", "batch", "samples/s",

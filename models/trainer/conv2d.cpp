@@ -11,6 +11,7 @@
 #include "core/int_math.h"
 #include "models/trainer/aligned_vector.h"
 #include "models/trainer/conv_gemm.h"
+#include "models/trainer/conv_winograd.h"
 #include "models/trainer/im2col.h"
 #include "models/trainer/layer_gemm.h"
 #include "models/trainer/ordered_chunk_sum.h"
@@ -39,6 +40,10 @@ class Conv2d final : public Layer<T> {
     m_threads = pool ? pool->threads() : 1;
     m_by_samples = m_prepack && m_threads > 1;
     m_cols.resize(static_cast<size_t>(m_by_samples ? m_threads : 1));
+    if (m_prepack && WinogradConv::suits(l)) {
+      init_winograd(l, max_batch);
+      return;
+    }
     for (AlignedVector<T>& c : m_cols) c.resize(static_cast<size_t>(per_sample * m_chunk));
     if (m_by_samples && m_ho * m_wo * m_chunk <= kSgemmSingleBlockDepth)
       m_sum.reserve(this->m_params, m_threads, ceil_div(max_batch, m_chunk));
@@ -74,7 +79,10 @@ class Conv2d final : public Layer<T> {
     return true;
   }
   void forward(const T* x, T* y, int64_t batch) override {
-    pack_weights(Trans::No, m_w_packed);
+    if constexpr (std::is_same_v<T, float>) {
+      if (m_wino) m_wino->set_weights(this->m_w);
+    }
+    if (!m_wino) pack_weights(Trans::No, m_w_packed);
     const int64_t chunks = ceil_div(batch, m_chunk);
     if (!by_samples(chunks)) {
       for (int64_t c = 0; c < chunks; ++c) forward_chunk(x, y, c, batch, -1);
@@ -89,6 +97,7 @@ class Conv2d final : public Layer<T> {
   }
   void backward(const T* x, const T*, const T* dy, T* dx, int64_t batch) override {
     if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f).setZero();
+    if (m_wino) return backward_winograd(x, dy, dx, batch);
     if (dx) pack_weights(Trans::Yes, m_wt_packed);
     const int64_t chunks = ceil_div(batch, m_chunk);
     if (by_samples(chunks) && m_sum.reserved())
@@ -110,6 +119,51 @@ class Conv2d final : public Layer<T> {
   }
 
  private:
+  // Winograd's F(2x2, 5x5) in place of im2col and the product: one sample a chunk, so that the
+  // weight gradient is added sample by sample in order on any number of threads.
+  // Simple CNN, conv2: see conv_winograd.h.
+  void init_winograd(const ResolvedLayer& l, int64_t max_batch) {
+    if constexpr (std::is_same_v<T, float>) {
+      m_chunk = 1;
+      m_wino.emplace(l);
+      for (size_t i = 0; i < m_cols.size(); ++i) m_scratch.push_back(m_wino->make_scratch());
+      const int64_t nu = m_wino->du_floats() + (m_bias ? m_f : 0);
+      m_du.assign(static_cast<size_t>(nu), 0.0f);
+      if (m_by_samples) m_sum.reserve(nu, m_threads, std::max<int64_t>(max_batch, 1));
+    }
+  }
+  // The backward by Winograd: each sample's weight gradient (transformed) and bias gradient
+  // added in sample order, on one thread or by samples on several (as backward_by_samples()),
+  // then transformed back once.
+  void backward_winograd(const T* x, const T* dy, T* dx, int64_t batch) {
+    if constexpr (std::is_same_v<T, float>) {
+      const int64_t nu = m_wino->du_floats();
+      if (by_samples(batch) && m_sum.reserved()) {
+        std::fill(m_du.begin() + nu, m_du.end(), 0.0f);
+        m_sum.run(m_ws->pool(), batch, nu, m_du.data(), [&](int64_t c, int part, float* g) {
+          winograd_sample(x, dy, dx, c, part, g, false);
+        });
+        if (m_bias) std::copy(m_du.begin() + nu, m_du.end(), this->m_dw + m_f * m_kk);
+      } else {
+        for (int64_t c = 0; c < batch; ++c) winograd_sample(x, dy, dx, c, -1, m_du.data(), c > 0);
+      }
+      m_wino->weight_grad(m_du.data(), this->m_dw);
+    }
+  }
+  // Sample n's gradients: its transformed weight gradient into du (added if acc), its bias
+  // gradient (a part's own after du, else added into dW's), and its dx.
+  void winograd_sample(const float* x, const float* dy, float* dx, int64_t n, int part,
+                       float* du, bool acc) {
+    const int64_t in = m_c * m_h * m_w_in, q = m_ho * m_wo;
+    const float* dyc = output_grad(dy, n, 1, part);
+    m_wino->backward(x + n * in, dyc, du, acc, dx ? dx + n * in : nullptr,
+                     m_scratch[static_cast<size_t>(std::max(part, 0))]);
+    if (!m_bias) return;
+    if (part >= 0)
+      MapV<float>(du + m_wino->du_floats(), m_f) = CMapM<float>(dyc, m_f, q).rowwise().sum();
+    else
+      row_sums(m_ws->pool(), dyc, m_f, q, this->m_dw + m_f * m_kk, true);
+  }
   // With several threads, whole chunks of samples go to threads (one fork-join per layer instead
   // of several per chunk, and each chunk's columns stay in one core's cache) when there are
   // enough chunks to balance: the Simple CNN's conv2 runs one per sample. Else each chunk's
@@ -121,9 +175,13 @@ class Conv2d final : public Layer<T> {
     const int64_t n0 = c * m_chunk, nb = std::min(m_chunk, batch - n0), q = m_ho * m_wo * nb;
     const auto buf = static_cast<size_t>(std::max(part, 0));
     MapM<T> Y(m_next ? m_out[buf].data() : y + n0 * m_f * m_ho * m_wo, m_f, q);
-    if (implicit(part)) {  // no columns: the product reads each padded sample
+    const int64_t in = m_c * m_h * m_w_in, out = m_f * m_ho * m_wo;
+    if (m_wino) {
+      if constexpr (std::is_same_v<T, float>)
+        for (int64_t s = 0; s < nb; ++s)
+          m_wino->forward(x + (n0 + s) * in, Y.data() + s * out, m_scratch[buf]);
+    } else if (implicit(part)) {  // no columns: the product reads each padded sample
       if constexpr (std::is_same_v<T, float>) {
-        const int64_t in = m_c * m_h * m_w_in, out = m_f * m_ho * m_wo;
         for (int64_t s = 0; s < nb; ++s) {
           m_implicit->pad(x + (n0 + s) * in, m_padded[buf].data());
           m_implicit->forward(m_w_packed, m_padded[buf].data(), Y.data() + s * out);
@@ -227,6 +285,9 @@ class Conv2d final : public Layer<T> {
   std::vector<AlignedVector<T>> m_out;  // with m_next: the chunk's output (and its gradient)
   std::optional<ImplicitConv> m_implicit;  // the forward without im2col (conv_gemm.h), if it suits
   std::vector<AlignedVector<float>> m_padded;  // per column buffer: a padded sample, zero border
+  std::optional<WinogradConv> m_wino;  // F(2x2, 5x5) in place of im2col (conv_winograd.h)
+  std::vector<WinogradConv::Scratch> m_scratch;  // with m_wino: per column buffer
+  AlignedVector<float> m_du;  // with m_wino: the transformed weight gradient, then the bias's
 };
 
 }  // namespace

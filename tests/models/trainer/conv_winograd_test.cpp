@@ -1,0 +1,123 @@
+// Winograd's F(2x2, 5x5) convolution (conv_winograd.h) against the direct convolution summed in
+// double: the forward, the input gradient and the weight gradient (over two samples, the second
+// added to the first), in shapes with partial tiles (odd outputs), channels and filters not a
+// multiple of 32 (padded rows), valid and same padding, and the Simple CNN's conv2.
+// Tolerance: each result is a sum of 25c (or 25f, or 2 * pixels) products; the direct float
+// sum errs by ~1e-7 of the sum of their magnitudes. The transforms scale a tile by up to
+// (4 + 5 + 1)^2 = 100 (B^T's rows) before the products and back, so Winograd's error is larger;
+// it is held to 2e-5 of the magnitudes' sum. A misplaced tile, lane or transform entry errs by
+// the order of the values themselves.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/network_spec.h"
+#include "models/trainer/conv_winograd.h"
+#include "models/trainer/gemm.h"
+#include "tests/models/trainer/test_networks.h"
+
+namespace kp {
+namespace {
+
+using trainer_detail::WinogradConv;
+
+struct Direct {  // the direct convolution's sums and the sums of their terms' magnitudes
+  std::vector<double> value, magnitude;
+};
+
+void expect_close(const std::vector<float>& got, const Direct& want, const std::string& what) {
+  double worst = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double err = std::abs(got[i] - want.value[i]);
+    ASSERT_LE(err, 2e-5 * want.magnitude[i] + 1e-30) << what << " " << i;
+    if (want.magnitude[i] > 0) worst = std::max(worst, err / want.magnitude[i]);
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", worst);
+  ::testing::Test::RecordProperty(what, text);  // in the XML output: 1e-6 .. 2e-6 here
+}
+
+void check(Shape in, int64_t filters, Padding padding) {
+  NetworkSpec s;
+  s.input = in;
+  s.classes = 2;
+  s.layers = {test::layer_spec(LayerKind::Conv2d, filters, 5, 1, padding),
+              test::layer_spec(LayerKind::Flatten), test::layer_spec(LayerKind::Dense, 2),
+              test::layer_spec(LayerKind::SoftmaxCrossEntropy)};
+  const ResolvedLayer l = resolve_network(s).layers[0];
+  ASSERT_TRUE(WinogradConv::suits(l));
+  const int64_t c = in.c, h = in.h, w = in.w, f = filters, ho = l.out.h, wo = l.out.w;
+  // Same padding: the excess split with the smaller half first (TensorFlow's rule, as layers.h).
+  const int64_t pt = padding == Padding::Same ? (ho + 4 - h) / 2 : 0;
+  const int64_t pl = padding == Padding::Same ? (wo + 4 - w) / 2 : 0;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1, 1);
+  auto random = [&](int64_t n) {
+    std::vector<float> v(static_cast<size_t>(n));
+    for (float& e : v) e = u(rng);
+    return v;
+  };
+  const std::vector<float> x = random(2 * h * w * c), wt = random(f * 25 * c),
+                           dy = random(2 * ho * wo * f);
+  // Element indices: x and dx HWC, y and dy (pixel, filter), W (filter, kh, kw, channel).
+  auto xi = [&](int64_t n, int64_t i, int64_t j, int64_t ch) { return ((n * h + i) * w + j) * c + ch; };
+  auto wi = [&](int64_t o, int64_t kh, int64_t kw, int64_t ch) { return o + f * ((kh * 5 + kw) * c + ch); };
+  Direct y{std::vector<double>(static_cast<size_t>(ho * wo * f)), {}};
+  Direct dx{std::vector<double>(x.size() / 2), {}}, dw{std::vector<double>(wt.size()), {}};
+  y.magnitude = y.value;
+  dx.magnitude = dx.value;
+  dw.magnitude = dw.value;
+  for (int64_t n = 0; n < 2; ++n)
+    for (int64_t oy = 0; oy < ho; ++oy)
+      for (int64_t ox = 0; ox < wo; ++ox)
+        for (int64_t o = 0; o < f; ++o)
+          for (int64_t kh = 0; kh < 5; ++kh)
+            for (int64_t kw = 0; kw < 5; ++kw) {
+              const int64_t i = oy + kh - pt, j = ox + kw - pl;
+              if (i < 0 || i >= h || j < 0 || j >= w) continue;
+              const size_t out = static_cast<size_t>((oy * wo + ox) * f + o);
+              const double g = dy[static_cast<size_t>(n * ho * wo * f) + out];
+              for (int64_t ch = 0; ch < c; ++ch) {
+                const double xv = x[static_cast<size_t>(xi(n, i, j, ch))];
+                const double wv = wt[static_cast<size_t>(wi(o, kh, kw, ch))];
+                if (n == 0) {
+                  y.value[out] += xv * wv;
+                  y.magnitude[out] += std::abs(xv * wv);
+                  dx.value[static_cast<size_t>(xi(0, i, j, ch))] += g * wv;
+                  dx.magnitude[static_cast<size_t>(xi(0, i, j, ch))] += std::abs(g * wv);
+                }
+                dw.value[static_cast<size_t>(wi(o, kh, kw, ch))] += g * xv;
+                dw.magnitude[static_cast<size_t>(wi(o, kh, kw, ch))] += std::abs(g * xv);
+              }
+            }
+  WinogradConv conv(l);
+  WinogradConv::Scratch scratch = conv.make_scratch();
+  conv.set_weights(wt.data());
+  std::vector<float> got_y(y.value.size(), -7.0f), got_dx(dx.value.size(), -7.0f),
+      got_dw(dw.value.size(), -7.0f), du(static_cast<size_t>(conv.du_floats()), -7.0f);
+  conv.forward(x.data(), got_y.data(), scratch);
+  conv.backward(x.data(), dy.data(), du.data(), false, got_dx.data(), scratch);
+  conv.backward(x.data() + h * w * c, dy.data() + ho * wo * f, du.data(), true, nullptr, scratch);
+  conv.weight_grad(du.data(), got_dw.data());
+  const std::string where = std::to_string(c) + "x" + std::to_string(h) + "x" +
+                            std::to_string(w) + ", " + std::to_string(f) + " filters:";
+  expect_close(got_y, y, where + " y");
+  expect_close(got_dx, dx, where + " dx");
+  expect_close(got_dw, dw, where + " dW");
+}
+
+TEST(WinogradConv, MatchesTheDirectConvolutionInDouble) {
+  if (!trainer_detail::sgemm_available()) GTEST_SKIP() << "no AVX-512 sgemm in this build";
+  check({32, 14, 14}, 64, Padding::Same);   // the Simple CNN's conv2: 7 x 7 tiles
+  check({8, 9, 11}, 8, Padding::Same);      // odd outputs: partial tiles; 8 channels padded
+  check({20, 12, 13}, 40, Padding::Valid);  // 8 x 9 outputs; 40 filters (a masked block)
+  check({48, 7, 7}, 33, Padding::Same);     // 48 channels (a padded block), 33 filters
+}
+
+}  // namespace
+}  // namespace kp
