@@ -21,6 +21,9 @@ namespace kp::trainer_detail {
 
 namespace {
 
+constexpr int kWinogradTile = 4;
+using Winograd = WinogradConv<kWinogradTile>;
+
 // im2col + GEMM, in chunks of samples so the column buffer stays cache-sized for any batch: at
 // most 2^18 floats (1 MiB, or one sample if larger), half of the Xeon's 2 MiB L2, which leaves
 // room for the GEMM's packed panels. With 4 MiB chunks the buffer went to L3 and back: Simple
@@ -40,7 +43,7 @@ class Conv2d final : public Layer<T> {
     m_threads = pool ? pool->threads() : 1;
     m_by_samples = m_prepack && m_threads > 1;
     m_cols.resize(static_cast<size_t>(m_by_samples ? m_threads : 1));
-    if (m_prepack && WinogradConv::suits(l)) {
+    if (m_prepack && Winograd::suits(l)) {
       init_winograd(l, max_batch);
       return;
     }
@@ -285,8 +288,8 @@ class Conv2d final : public Layer<T> {
   std::vector<AlignedVector<T>> m_out;  // with m_next: the chunk's output (and its gradient)
   std::optional<ImplicitConv> m_implicit;  // the forward without im2col (conv_gemm.h), if it suits
   std::vector<AlignedVector<float>> m_padded;  // per column buffer: a padded sample, zero border
-  std::optional<WinogradConv> m_wino;  // F(2x2, 5x5) in place of im2col (conv_winograd.h)
-  std::vector<WinogradConv::Scratch> m_scratch;  // with m_wino: per column buffer
+  std::optional<Winograd> m_wino;  // F(2x2, 5x5) in place of im2col (conv_winograd.h)
+  std::vector<Winograd::Scratch> m_scratch;  // with m_wino: per column buffer
   AlignedVector<float> m_du;  // with m_wino: the transformed weight gradient, then the bias's
 };
 

@@ -12,12 +12,12 @@
 #include "models/trainer/gemm.h"
 #include "models/trainer/gemm_depth_loop.h"
 #include "models/trainer/layers.h"
-#include "models/trainer/winograd_f25.h"
+#include "models/trainer/winograd_transforms.h"
+#include <type_traits>
 
 namespace kp::trainer_detail {
 
 namespace {
-constexpr int64_t kXi = 36;     // transformed points of a tile (6 x 6)
 constexpr int64_t kMaxCols = 14;  // register tile 32 x 14: 28 accumulators, as conv_gemm.cpp
 
 #ifdef __AVX512F__
@@ -63,28 +63,34 @@ void col_blocks(int64_t n, F&& f) {
     j0 += cols;
   }
 }
+template <int kTile>
+using Transform = std::conditional_t<kTile == 2, winograd::F2x2, winograd::F4x4>;
+template <int kTile>
+using Transposed = winograd::Transposes<Transform<kTile>>;
 #endif
 }  // namespace
 
-bool WinogradConv::suits(const ResolvedLayer& l) {
+template <int kTile>
+bool WinogradConv<kTile>::suits(const ResolvedLayer& l) {
 #ifdef __AVX512F__
   return sgemm_available() && l.spec.kind == LayerKind::Conv2d && l.spec.stride == 1 &&
-         l.spec.kernel == f25::kR && l.in.c >= 8;
+         l.spec.kernel == 5 && l.in.c >= 8;
 #else
   (void)l;
   return false;
 #endif
 }
 
-WinogradConv::WinogradConv(const ResolvedLayer& l)
+template <int kTile>
+WinogradConv<kTile>::WinogradConv(const ResolvedLayer& l)
     : m_c(l.in.c), m_h(l.in.h), m_w(l.in.w), m_ho(l.out.h), m_wo(l.out.w), m_f(l.out.c) {
   m_pt = pad_before(m_h, m_ho, 5, 1, l.spec.padding);
   m_pl = pad_before(m_w, m_wo, 5, 1, l.spec.padding);
-  m_th = ceil_div(m_ho, 2);
-  m_tw = ceil_div(m_wo, 2);
+  m_th = ceil_div(m_ho, kTile);
+  m_tw = ceil_div(m_wo, kTile);
   m_tiles = m_th * m_tw;
-  m_ph = 2 * m_th + 4;
-  m_pw = 2 * m_tw + 4;
+  m_ph = kTile * m_th + 4;
+  m_pw = kTile * m_tw + 4;
   m_cp = ceil_div(m_c, 32) * 32;
   m_fp = ceil_div(m_f, 32) * 32;
   if (!suits(l) || m_pt + m_h > m_ph || m_pl + m_w > m_pw) {
@@ -95,7 +101,8 @@ WinogradConv::WinogradConv(const ResolvedLayer& l)
   m_ub.assign(static_cast<size_t>(kXi * m_f * m_cp), 0.0f);
 }
 
-WinogradConv::Scratch WinogradConv::make_scratch() const {
+template <int kTile>
+typename WinogradConv<kTile>::Scratch WinogradConv<kTile>::make_scratch() const {
   Scratch s;
   s.padded.assign(static_cast<size_t>(m_ph * m_pw * m_cp), 0.0f);
   s.padded_dx.assign(s.padded.size(), 0.0f);
@@ -106,18 +113,19 @@ WinogradConv::Scratch WinogradConv::make_scratch() const {
 }
 
 #ifdef __AVX512F__
-void WinogradConv::set_weights(const float* w) {
+template <int kTile>
+void WinogradConv<kTile>::set_weights(const float* w) {
   alignas(64) float lane[16];
   for (int64_t ci = 0; ci < m_c; ++ci)
     for (int64_t f0 = 0; f0 < m_f; f0 += 16) {
       const __mmask16 mask = lanes(m_f - f0);
-      __m512 g[5][5], u[6][6];
+      __m512 g[5][5], u[kAlpha][kAlpha];
       for (int kh = 0; kh < 5; ++kh)
         for (int kw = 0; kw < 5; ++kw)
           g[kh][kw] = _mm512_maskz_loadu_ps(mask, w + f0 + m_f * ((kh * 5 + kw) * m_c + ci));
-      f25::sandwich(f25::kG, g, u);
+      winograd::sandwich(Transform<kTile>::kG, g, u);
       for (int64_t xi = 0; xi < kXi; ++xi) {
-        const __m512 ux = u[xi / 6][xi % 6];
+        const __m512 ux = u[xi / kAlpha][xi % kAlpha];
         _mm512_storeu_ps(&m_uf[static_cast<size_t>(((xi * (m_fp / 32) + f0 / 32) * m_cp + ci) * 32 +
                                                    f0 % 32)],
                          ux);
@@ -129,7 +137,8 @@ void WinogradConv::set_weights(const float* w) {
 }
 
 // The sample x into the padded buffer, then V (s.v: [xi][tile][channel]) = B^T d B per tile.
-void WinogradConv::input_transform(const float* x, Scratch& s) const {
+template <int kTile>
+void WinogradConv<kTile>::input_transform(const float* x, Scratch& s) const {
   float* const pad = s.padded.data();
   for (int64_t i = 0; i < m_h; ++i) {
     float* row = pad + ((m_pt + i) * m_pw + m_pl) * m_cp;
@@ -141,19 +150,21 @@ void WinogradConv::input_transform(const float* x, Scratch& s) const {
       std::memcpy(row + j * m_cp, x + (i * m_w + j) * m_c, static_cast<size_t>(m_c) * sizeof(float));
   }
   for (int64_t t = 0; t < m_tiles; ++t) {
-    const float* src = pad + ((t / m_tw) * 2 * m_pw + (t % m_tw) * 2) * m_cp;
+    const float* src = pad + ((t / m_tw) * kTile * m_pw + (t % m_tw) * kTile) * m_cp;
     for (int64_t c0 = 0; c0 < m_cp; c0 += 16) {
-      __m512 d[6][6], v[6][6];
-      for (int i = 0; i < 6; ++i)
-        for (int j = 0; j < 6; ++j) d[i][j] = _mm512_load_ps(src + (i * m_pw + j) * m_cp + c0);
-      f25::sandwich(f25::kBT, d, v);
+      __m512 d[kAlpha][kAlpha], v[kAlpha][kAlpha];
+      for (int i = 0; i < kAlpha; ++i)
+        for (int j = 0; j < kAlpha; ++j)
+          d[i][j] = _mm512_load_ps(src + (i * m_pw + j) * m_cp + c0);
+      winograd::sandwich(Transform<kTile>::kBT, d, v);
       for (int64_t xi = 0; xi < kXi; ++xi)
-        _mm512_store_ps(s.v.data() + (xi * m_tiles + t) * m_cp + c0, v[xi / 6][xi % 6]);
+        _mm512_store_ps(s.v.data() + (xi * m_tiles + t) * m_cp + c0, v[xi / kAlpha][xi % kAlpha]);
     }
   }
 }
 
-void WinogradConv::forward(const float* x, float* y, Scratch& s) const {
+template <int kTile>
+void WinogradConv<kTile>::forward(const float* x, float* y, Scratch& s) const {
   input_transform(x, s);
   for (int64_t xi = 0; xi < kXi; ++xi)
     for (int64_t f0 = 0; f0 < m_f; f0 += 32) {  // M = U V: [xi][tile][filter]
@@ -165,37 +176,38 @@ void WinogradConv::forward(const float* x, float* y, Scratch& s) const {
       });
     }
   for (int64_t t = 0; t < m_tiles; ++t) {  // Y = A^T M A
-    const int64_t oy = (t / m_tw) * 2, ox = (t % m_tw) * 2;
+    const int64_t oy = (t / m_tw) * kTile, ox = (t % m_tw) * kTile;
     for (int64_t f0 = 0; f0 < m_f; f0 += 16) {
-      __m512 mm[6][6], out[2][2];
+      __m512 mm[kAlpha][kAlpha], out[kTile][kTile];
       for (int64_t xi = 0; xi < kXi; ++xi)
-        mm[xi / 6][xi % 6] = _mm512_load_ps(s.m.data() + (xi * m_tiles + t) * m_fp + f0);
-      f25::sandwich(f25::kAT, mm, out);
+        mm[xi / kAlpha][xi % kAlpha] = _mm512_load_ps(s.m.data() + (xi * m_tiles + t) * m_fp + f0);
+      winograd::sandwich(Transform<kTile>::kAT, mm, out);
       const __mmask16 mask = lanes(m_f - f0);
-      for (int a = 0; a < 2; ++a)
-        for (int b = 0; b < 2; ++b)
+      for (int a = 0; a < kTile; ++a)
+        for (int b = 0; b < kTile; ++b)
           if (oy + a < m_ho && ox + b < m_wo)
             _mm512_mask_storeu_ps(y + ((oy + a) * m_wo + ox + b) * m_f + f0, mask, out[a][b]);
     }
   }
 }
 
-void WinogradConv::backward(const float* x, const float* dy, float* du, bool acc, float* dx,
+template <int kTile>
+void WinogradConv<kTile>::backward(const float* x, const float* dy, float* du, bool acc, float* dx,
                             Scratch& s) const {
   input_transform(x, s);
   for (int64_t t = 0; t < m_tiles; ++t) {  // dM = A dY A^T
-    const int64_t oy = (t / m_tw) * 2, ox = (t % m_tw) * 2;
+    const int64_t oy = (t / m_tw) * kTile, ox = (t % m_tw) * kTile;
     for (int64_t f0 = 0; f0 < m_f; f0 += 16) {
       const __mmask16 mask = lanes(m_f - f0);
-      __m512 g[2][2], dm[6][6];
-      for (int a = 0; a < 2; ++a)
-        for (int b = 0; b < 2; ++b)
+      __m512 g[kTile][kTile], dm[kAlpha][kAlpha];
+      for (int a = 0; a < kTile; ++a)
+        for (int b = 0; b < kTile; ++b)
           g[a][b] = oy + a < m_ho && ox + b < m_wo
                         ? _mm512_maskz_loadu_ps(mask, dy + ((oy + a) * m_wo + ox + b) * m_f + f0)
                         : _mm512_setzero_ps();
-      f25::sandwich(f25::kA, g, dm);
+      winograd::sandwich(Transposed<kTile>::kA, g, dm);
       for (int64_t xi = 0; xi < kXi; ++xi)
-        _mm512_store_ps(s.m.data() + (xi * m_tiles + t) * m_fp + f0, dm[xi / 6][xi % 6]);
+        _mm512_store_ps(s.m.data() + (xi * m_tiles + t) * m_fp + f0, dm[xi / kAlpha][xi % kAlpha]);
     }
   }
   const __mmask16 all = 0xFFFF;
@@ -217,14 +229,14 @@ void WinogradConv::backward(const float* x, const float* dy, float* du, bool acc
   float* const pad = s.padded_dx.data();
   std::fill(s.padded_dx.begin(), s.padded_dx.end(), 0.0f);
   for (int64_t t = 0; t < m_tiles; ++t) {  // dd = B dV B^T, added over overlapping tiles in order
-    float* dst = pad + ((t / m_tw) * 2 * m_pw + (t % m_tw) * 2) * m_cp;
+    float* dst = pad + ((t / m_tw) * kTile * m_pw + (t % m_tw) * kTile) * m_cp;
     for (int64_t c0 = 0; c0 < m_cp; c0 += 16) {
-      __m512 dv[6][6], dd[6][6];
+      __m512 dv[kAlpha][kAlpha], dd[kAlpha][kAlpha];
       for (int64_t xi = 0; xi < kXi; ++xi)
-        dv[xi / 6][xi % 6] = _mm512_load_ps(s.dv.data() + (xi * m_tiles + t) * m_cp + c0);
-      f25::sandwich(f25::kB, dv, dd);
-      for (int i = 0; i < 6; ++i)
-        for (int j = 0; j < 6; ++j) {
+        dv[xi / kAlpha][xi % kAlpha] = _mm512_load_ps(s.dv.data() + (xi * m_tiles + t) * m_cp + c0);
+      winograd::sandwich(Transposed<kTile>::kB, dv, dd);
+      for (int i = 0; i < kAlpha; ++i)
+        for (int j = 0; j < kAlpha; ++j) {
           float* p = dst + (i * m_pw + j) * m_cp + c0;
           _mm512_store_ps(p, _mm512_add_ps(_mm512_load_ps(p), dd[i][j]));
         }
@@ -236,14 +248,15 @@ void WinogradConv::backward(const float* x, const float* dy, float* du, bool acc
                   static_cast<size_t>(m_c) * sizeof(float));
 }
 
-void WinogradConv::weight_grad(const float* du, float* dw) const {
+template <int kTile>
+void WinogradConv<kTile>::weight_grad(const float* du, float* dw) const {
   alignas(64) float lane[16];
   for (int64_t co = 0; co < m_f; ++co)
     for (int64_t c0 = 0; c0 < m_c; c0 += 16) {
-      __m512 u[6][6], g[5][5];
+      __m512 u[kAlpha][kAlpha], g[5][5];
       for (int64_t xi = 0; xi < kXi; ++xi)
-        u[xi / 6][xi % 6] = _mm512_loadu_ps(du + (xi * m_f + co) * m_cp + c0);
-      f25::sandwich(f25::kGT, u, g);
+        u[xi / kAlpha][xi % kAlpha] = _mm512_loadu_ps(du + (xi * m_f + co) * m_cp + c0);
+      winograd::sandwich(Transposed<kTile>::kGT, u, g);
       for (int kh = 0; kh < 5; ++kh)
         for (int kw = 0; kw < 5; ++kw) {
           _mm512_store_ps(lane, g[kh][kw]);
@@ -253,12 +266,20 @@ void WinogradConv::weight_grad(const float* du, float* dw) const {
     }
 }
 #else
-void WinogradConv::set_weights(const float*) { std::abort(); }
-void WinogradConv::forward(const float*, float*, Scratch&) const { std::abort(); }
-void WinogradConv::backward(const float*, const float*, float*, bool, float*, Scratch&) const {
+template <int kTile>
+void WinogradConv<kTile>::set_weights(const float*) { std::abort(); }
+template <int kTile>
+void WinogradConv<kTile>::forward(const float*, float*, Scratch&) const { std::abort(); }
+template <int kTile>
+void WinogradConv<kTile>::backward(const float*, const float*, float*, bool, float*,
+                                   Scratch&) const {
   std::abort();
 }
-void WinogradConv::weight_grad(const float*, float*) const { std::abort(); }
+template <int kTile>
+void WinogradConv<kTile>::weight_grad(const float*, float*) const { std::abort(); }
 #endif
+
+template class WinogradConv<2>;
+template class WinogradConv<4>;
 
 }  // namespace kp::trainer_detail

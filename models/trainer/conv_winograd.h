@@ -1,11 +1,12 @@
 #pragma once
-// A stride-1 5 x 5 convolution by Winograd's F(2x2, 5x5) (winograd_f25.h; Lavin & Gray 2016):
-// the forward, the input gradient and the weight gradient each become 36 products of the
-// transformed weights (filters x channels) with the transformed tiles of one sample, 2.8 times
-// fewer multiplications than the direct product's. Why: conv2 of the Simple CNN is 60 of its
+// A stride-1 5 x 5 convolution by Winograd's F(m x m, 5 x 5), m = kTile = 2 or 4
+// (winograd_transforms.h; Lavin & Gray 2016): the forward, the input gradient and the weight
+// gradient each become (m + 4)^2 products of the transformed weights (filters x channels) with
+// the transformed tiles of one sample, 2.8 (m = 2) or 6.25 (m = 4) times fewer multiplications
+// than the direct product's. Why: conv2 of the Simple CNN is 60 of its
 // 82 MFLOP per sample, and one core runs the direct products at 70-77% of its FMA peak already.
-// The values differ from the direct product's by rounding (the transforms scale a tile by up to
-// ~100 and back); the gradients are the exact gradients of this forward (the transposed maps).
+// The values differ from the direct product's by rounding (the transforms scale a tile up and
+// back); the gradients are the exact gradients of this forward (the transposed maps).
 // Layout: x and dx in HWC per sample, y and dy (f x pixels, column-major, leading dimension f),
 // W and dW (f x 25c, column-major, depth ordered (kernel row, kernel column, channel)) as the
 // im2col path (conv2d.cpp). Channels and filters are padded to 32 (the register tile's rows).
@@ -18,10 +19,11 @@
 
 namespace kp::trainer_detail {
 
+template <int kTile>
 class WinogradConv {
  public:
   // Per-thread buffers of one sample: the padded input and input gradient, the transformed
-  // tiles V (and their gradient) and the 36 products M (or their gradient dM). About 1 MB for
+  // tiles V (and their gradient) and the kXi products M (or their gradient dM). About 1 MB for
   // the Simple CNN's conv2, in L2.
   struct Scratch {
     AlignedVector<float> padded, padded_dx, v, dv, m;
@@ -43,16 +45,17 @@ class WinogradConv {
   // du once, as a product with accumulation adds it in sgemm.
   void backward(const float* x, const float* dy, float* du, bool acc, float* dx,
                 Scratch& s) const;
-  int64_t du_floats() const { return 36 * m_f * m_cp; }
+  int64_t du_floats() const { return kXi * m_f * m_cp; }
   // dW (f x 25c, leading dimension f) = the weight gradient of du (G^T dU G).
   void weight_grad(const float* du, float* dw) const;
 
  private:
+  static constexpr int64_t kAlpha = kTile + 4, kXi = kAlpha * kAlpha;  // tile side, products
   void input_transform(const float* x, Scratch& s) const;
 
   int64_t m_c, m_h, m_w, m_ho, m_wo, m_f, m_pt, m_pl;
-  int64_t m_th, m_tw, m_tiles;  // 2 x 2 output tiles down, across and in all
-  int64_t m_ph, m_pw;           // padded input rows and columns (2 per tile + 4)
+  int64_t m_th, m_tw, m_tiles;  // output tiles down, across and in all
+  int64_t m_ph, m_pw;           // padded input rows and columns (kTile per tile + 4)
   int64_t m_cp, m_fp;           // channels and filters padded to 32
   AlignedVector<float> m_uf;    // U for the forward: [xi][filter block][channel][32 filters]
   AlignedVector<float> m_ub;    // U for the input gradient: [xi][filter][channel]

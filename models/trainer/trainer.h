@@ -24,8 +24,9 @@ namespace kp {
 // (a product's summation order, a fused loop), so that step curves measured and cached by earlier
 // code (step_curve/measure: it is part of their fingerprint) are measured again.
 // 2 (2026-12-03): dense layers at batches 2..24 sum their column parts (matvec_parts.h).
-// 3 (2026-12-04): 5 x 5 stride-1 convolutions over >= 8 channels by Winograd (conv_winograd.h).
-constexpr int kTrainerNumerics = 3;
+// 3 (2026-12-04): 5 x 5 stride-1 convolutions over >= 8 channels by Winograd F(2x2, 5x5).
+// 4 (2026-12-04): ... by F(4x4, 5x5) (conv_winograd.h).
+constexpr int kTrainerNumerics = 4;
 
 struct TrialConfig {
   int64_t batch = 128;

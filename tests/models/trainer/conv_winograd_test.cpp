@@ -24,7 +24,6 @@
 namespace kp {
 namespace {
 
-using trainer_detail::WinogradConv;
 
 struct Direct {  // the direct convolution's sums and the sums of their terms' magnitudes
   std::vector<double> value, magnitude;
@@ -42,7 +41,9 @@ void expect_close(const std::vector<float>& got, const Direct& want, const std::
   ::testing::Test::RecordProperty(what, text);  // in the XML output: 1e-6 .. 2e-6 here
 }
 
+template <int kTile>
 void check(Shape in, int64_t filters, Padding padding) {
+  using WinogradConv = trainer_detail::WinogradConv<kTile>;
   NetworkSpec s;
   s.input = in;
   s.classes = 2;
@@ -96,7 +97,7 @@ void check(Shape in, int64_t filters, Padding padding) {
               }
             }
   WinogradConv conv(l);
-  WinogradConv::Scratch scratch = conv.make_scratch();
+  typename WinogradConv::Scratch scratch = conv.make_scratch();
   conv.set_weights(wt.data());
   std::vector<float> got_y(y.value.size(), -7.0f), got_dx(dx.value.size(), -7.0f),
       got_dw(dw.value.size(), -7.0f), du(static_cast<size_t>(conv.du_floats()), -7.0f);
@@ -104,7 +105,7 @@ void check(Shape in, int64_t filters, Padding padding) {
   conv.backward(x.data(), dy.data(), du.data(), false, got_dx.data(), scratch);
   conv.backward(x.data() + h * w * c, dy.data() + ho * wo * f, du.data(), true, nullptr, scratch);
   conv.weight_grad(du.data(), got_dw.data());
-  const std::string where = std::to_string(c) + "x" + std::to_string(h) + "x" +
+  const std::string where = "F(" + std::to_string(kTile) + "), " + std::to_string(c) + "x" + std::to_string(h) + "x" +
                             std::to_string(w) + ", " + std::to_string(f) + " filters:";
   expect_close(got_y, y, where + " y");
   expect_close(got_dx, dx, where + " dx");
@@ -113,10 +114,14 @@ void check(Shape in, int64_t filters, Padding padding) {
 
 TEST(WinogradConv, MatchesTheDirectConvolutionInDouble) {
   if (!trainer_detail::sgemm_available()) GTEST_SKIP() << "no AVX-512 sgemm in this build";
-  check({32, 14, 14}, 64, Padding::Same);   // the Simple CNN's conv2: 7 x 7 tiles
-  check({8, 9, 11}, 8, Padding::Same);      // odd outputs: partial tiles; 8 channels padded
-  check({20, 12, 13}, 40, Padding::Valid);  // 8 x 9 outputs; 40 filters (a masked block)
-  check({48, 7, 7}, 33, Padding::Same);     // 48 channels (a padded block), 33 filters
+  check<2>({32, 14, 14}, 64, Padding::Same);   // the Simple CNN's conv2: 7 x 7 tiles
+  check<2>({8, 9, 11}, 8, Padding::Same);      // odd outputs: partial tiles; 8 channels padded
+  check<2>({20, 12, 13}, 40, Padding::Valid);  // 8 x 9 outputs; 40 filters (a masked block)
+  check<2>({48, 7, 7}, 33, Padding::Same);     // 48 channels (a padded block), 33 filters
+  check<4>({32, 14, 14}, 64, Padding::Same);   // 4 x 4 tiles, the last ones partial
+  check<4>({8, 9, 11}, 8, Padding::Same);
+  check<4>({20, 12, 13}, 40, Padding::Valid);
+  check<4>({48, 7, 7}, 33, Padding::Same);
 }
 
 }  // namespace
