@@ -93,12 +93,18 @@ WinogradConv<kTile>::WinogradConv(const ResolvedLayer& l)
   m_pw = kTile * m_tw + 4;
   m_cp = ceil_div(m_c, 32) * 32;
   m_fp = ceil_div(m_f, 32) * 32;
+  // One cache line more than the points' data apart: at 16 tiles x 64 filters they would be
+  // 4 KiB apart, and the transforms' stores of a tile's 64 points would all fall in one L1 set.
+  m_vs = m_tiles * m_cp + 16;
+  m_ms = m_tiles * m_fp + 16;
+  m_ufs = m_fp * m_cp + 16;  // and U's, at 64 filters x 32 channels 8 KiB apart
+  m_us = m_f * m_cp + 16;
   if (!suits(l) || m_pt + m_h > m_ph || m_pl + m_w > m_pw) {
     std::fprintf(stderr, "WinogradConv: unsuitable layer (internal bug)\n");
     std::abort();
   }
-  m_uf.assign(static_cast<size_t>(kXi * m_fp * m_cp), 0.0f);
-  m_ub.assign(static_cast<size_t>(kXi * m_f * m_cp), 0.0f);
+  m_uf.assign(static_cast<size_t>(kXi * m_ufs), 0.0f);
+  m_ub.assign(static_cast<size_t>(kXi * m_us), 0.0f);
 }
 
 template <int kTile>
@@ -106,9 +112,9 @@ typename WinogradConv<kTile>::Scratch WinogradConv<kTile>::make_scratch() const 
   Scratch s;
   s.padded.assign(static_cast<size_t>(m_ph * m_pw * m_cp), 0.0f);
   s.padded_dx.assign(s.padded.size(), 0.0f);
-  s.v.assign(static_cast<size_t>(kXi * m_tiles * m_cp), 0.0f);
+  s.v.assign(static_cast<size_t>(kXi * m_vs), 0.0f);
   s.dv.assign(s.v.size(), 0.0f);
-  s.m.assign(static_cast<size_t>(kXi * m_tiles * m_fp), 0.0f);
+  s.m.assign(static_cast<size_t>(kXi * m_ms), 0.0f);
   return s;
 }
 
@@ -126,12 +132,12 @@ void WinogradConv<kTile>::set_weights(const float* w) {
       winograd::sandwich(Transform<kTile>::kG, g, u);
       for (int64_t xi = 0; xi < kXi; ++xi) {
         const __m512 ux = u[xi / kAlpha][xi % kAlpha];
-        _mm512_storeu_ps(&m_uf[static_cast<size_t>(((xi * (m_fp / 32) + f0 / 32) * m_cp + ci) * 32 +
+        _mm512_storeu_ps(&m_uf[static_cast<size_t>(xi * m_ufs + ((f0 / 32) * m_cp + ci) * 32 +
                                                    f0 % 32)],
                          ux);
         _mm512_store_ps(lane, ux);
         for (int64_t j = 0; j < std::min<int64_t>(16, m_f - f0); ++j)
-          m_ub[static_cast<size_t>((xi * m_f + f0 + j) * m_cp + ci)] = lane[j];
+          m_ub[static_cast<size_t>(xi * m_us + (f0 + j) * m_cp + ci)] = lane[j];
       }
     }
 }
@@ -158,7 +164,7 @@ void WinogradConv<kTile>::input_transform(const float* x, Scratch& s) const {
           d[i][j] = _mm512_load_ps(src + (i * m_pw + j) * m_cp + c0);
       winograd::sandwich(Transform<kTile>::kBT, d, v);
       for (int64_t xi = 0; xi < kXi; ++xi)
-        _mm512_store_ps(s.v.data() + (xi * m_tiles + t) * m_cp + c0, v[xi / kAlpha][xi % kAlpha]);
+        _mm512_store_ps(s.v.data() + xi * m_vs + t * m_cp + c0, v[xi / kAlpha][xi % kAlpha]);
     }
   }
 }
@@ -169,10 +175,10 @@ void WinogradConv<kTile>::forward(const float* x, float* y, Scratch& s) const {
   for (int64_t xi = 0; xi < kXi; ++xi)
     for (int64_t f0 = 0; f0 < m_f; f0 += 32) {  // M = U V: [xi][tile][filter]
       const __mmask16 m0 = lanes(m_f - f0), m1 = lanes(m_f - f0 - 16);
-      const float* ap = m_uf.data() + (xi * (m_fp / 32) + f0 / 32) * m_cp * 32;
+      const float* ap = m_uf.data() + xi * m_ufs + (f0 / 32) * m_cp * 32;
       col_blocks(m_tiles, [&](int64_t t0, int64_t cols) {
-        product<true>(cols, m_cp, ap, 32, s.v.data() + (xi * m_tiles + t0) * m_cp, m_cp, m0, m1,
-                      s.m.data() + (xi * m_tiles + t0) * m_fp + f0, m_fp, false);
+        product<true>(cols, m_cp, ap, 32, s.v.data() + xi * m_vs + t0 * m_cp, m_cp, m0, m1,
+                      s.m.data() + xi * m_ms + t0 * m_fp + f0, m_fp, false);
       });
     }
   for (int64_t t = 0; t < m_tiles; ++t) {  // Y = A^T M A
@@ -180,7 +186,7 @@ void WinogradConv<kTile>::forward(const float* x, float* y, Scratch& s) const {
     for (int64_t f0 = 0; f0 < m_f; f0 += 16) {
       __m512 mm[kAlpha][kAlpha], out[kTile][kTile];
       for (int64_t xi = 0; xi < kXi; ++xi)
-        mm[xi / kAlpha][xi % kAlpha] = _mm512_load_ps(s.m.data() + (xi * m_tiles + t) * m_fp + f0);
+        mm[xi / kAlpha][xi % kAlpha] = _mm512_load_ps(s.m.data() + xi * m_ms + t * m_fp + f0);
       winograd::sandwich(Transform<kTile>::kAT, mm, out);
       const __mmask16 mask = lanes(m_f - f0);
       for (int a = 0; a < kTile; ++a)
@@ -207,24 +213,24 @@ void WinogradConv<kTile>::backward(const float* x, const float* dy, float* du, b
                         : _mm512_setzero_ps();
       winograd::sandwich(Transposed<kTile>::kA, g, dm);
       for (int64_t xi = 0; xi < kXi; ++xi)
-        _mm512_store_ps(s.m.data() + (xi * m_tiles + t) * m_fp + f0, dm[xi / kAlpha][xi % kAlpha]);
+        _mm512_store_ps(s.m.data() + xi * m_ms + t * m_fp + f0, dm[xi / kAlpha][xi % kAlpha]);
     }
   }
   const __mmask16 all = 0xFFFF;
   for (int64_t xi = 0; xi < kXi; ++xi)  // dU^T (du: [xi][filter][channel]) = sum over tiles
     for (int64_t c0 = 0; c0 < m_cp; c0 += 32)
       col_blocks(m_f, [&](int64_t f0, int64_t cols) {
-        product<false>(cols, m_tiles, s.v.data() + xi * m_tiles * m_cp + c0, m_cp,
-                       s.m.data() + xi * m_tiles * m_fp + f0, m_fp, all, all,
-                       du + (xi * m_f + f0) * m_cp + c0, m_cp, acc);
+        product<false>(cols, m_tiles, s.v.data() + xi * m_vs + c0, m_cp,
+                       s.m.data() + xi * m_ms + f0, m_fp, all, all,
+                       du + xi * m_us + f0 * m_cp + c0, m_cp, acc);
       });
   if (!dx) return;
   for (int64_t xi = 0; xi < kXi; ++xi)  // dV = U^T dM: [xi][tile][channel]
     for (int64_t c0 = 0; c0 < m_cp; c0 += 32)
       col_blocks(m_tiles, [&](int64_t t0, int64_t cols) {
-        product<true>(cols, m_f, m_ub.data() + xi * m_f * m_cp + c0, m_cp,
-                      s.m.data() + (xi * m_tiles + t0) * m_fp, m_fp, all, all,
-                      s.dv.data() + (xi * m_tiles + t0) * m_cp + c0, m_cp, false);
+        product<true>(cols, m_f, m_ub.data() + xi * m_us + c0, m_cp,
+                      s.m.data() + xi * m_ms + t0 * m_fp, m_fp, all, all,
+                      s.dv.data() + xi * m_vs + t0 * m_cp + c0, m_cp, false);
       });
   float* const pad = s.padded_dx.data();
   std::fill(s.padded_dx.begin(), s.padded_dx.end(), 0.0f);
@@ -233,7 +239,7 @@ void WinogradConv<kTile>::backward(const float* x, const float* dy, float* du, b
     for (int64_t c0 = 0; c0 < m_cp; c0 += 16) {
       __m512 dv[kAlpha][kAlpha], dd[kAlpha][kAlpha];
       for (int64_t xi = 0; xi < kXi; ++xi)
-        dv[xi / kAlpha][xi % kAlpha] = _mm512_load_ps(s.dv.data() + (xi * m_tiles + t) * m_cp + c0);
+        dv[xi / kAlpha][xi % kAlpha] = _mm512_load_ps(s.dv.data() + xi * m_vs + t * m_cp + c0);
       winograd::sandwich(Transposed<kTile>::kB, dv, dd);
       for (int i = 0; i < kAlpha; ++i)
         for (int j = 0; j < kAlpha; ++j) {
@@ -255,7 +261,7 @@ void WinogradConv<kTile>::weight_grad(const float* du, float* dw) const {
     for (int64_t c0 = 0; c0 < m_c; c0 += 16) {
       __m512 u[kAlpha][kAlpha], g[5][5];
       for (int64_t xi = 0; xi < kXi; ++xi)
-        u[xi / kAlpha][xi % kAlpha] = _mm512_loadu_ps(du + (xi * m_f + co) * m_cp + c0);
+        u[xi / kAlpha][xi % kAlpha] = _mm512_loadu_ps(du + xi * m_us + co * m_cp + c0);
       winograd::sandwich(Transposed<kTile>::kGT, u, g);
       for (int kh = 0; kh < 5; ++kh)
         for (int kw = 0; kw < 5; ++kw) {

@@ -45,7 +45,7 @@ class WinogradConv {
   // du once, as a product with accumulation adds it in sgemm.
   void backward(const float* x, const float* dy, float* du, bool acc, float* dx,
                 Scratch& s) const;
-  int64_t du_floats() const { return kXi * m_f * m_cp; }
+  int64_t du_floats() const { return kXi * m_us; }
   // dW (f x 25c, leading dimension f) = the weight gradient of du (G^T dU G).
   void weight_grad(const float* du, float* dw) const;
 
@@ -57,6 +57,8 @@ class WinogradConv {
   int64_t m_th, m_tw, m_tiles;  // output tiles down, across and in all
   int64_t m_ph, m_pw;           // padded input rows and columns (kTile per tile + 4)
   int64_t m_cp, m_fp;           // channels and filters padded to 32
+  int64_t m_vs, m_ms;           // floats between points in V (and dV) and in M
+  int64_t m_ufs, m_us;          // ... in m_uf, and in m_ub and du
   AlignedVector<float> m_uf;    // U for the forward: [xi][filter block][channel][32 filters]
   AlignedVector<float> m_ub;    // U for the input gradient: [xi][filter][channel]
 };
