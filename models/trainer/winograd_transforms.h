@@ -93,44 +93,38 @@ __attribute__((always_inline)) inline __m512 term(bool first, __m512 acc, float 
                : _mm512_fmadd_ps(_mm512_set1_ps(a), x, acc);
 }
 
-// out = L in (out[i][j] = sum_k L[i][k] in[k][j]), in order of k.
+// sum_k row[k] x(k) for a constant row, in order of k.
+template <int K, class X>
+__attribute__((always_inline)) inline __m512 dot(const float (&row)[K], X&& x) {
+  __m512 acc = _mm512_setzero_ps();
+  bool first = true;
+#pragma GCC unroll 8
+  for (int k = 0; k < K; ++k) {
+    if (row[k] == 0) continue;
+    acc = term(first, acc, row[k], x(k));
+    first = false;
+  }
+  return acc;
+}
+
+// out = L in (out[i][j] = sum_k L[i][k] in[k][j]).
 template <int R, int K, int C>
 __attribute__((always_inline)) inline void left(const Mat<R, K>& l, const __m512 (&in)[K][C],
                                                 __m512 (&out)[R][C]) {
 #pragma GCC unroll 8
   for (int i = 0; i < R; ++i)
 #pragma GCC unroll 8
-    for (int j = 0; j < C; ++j) {
-      __m512 acc = _mm512_setzero_ps();
-      bool first = true;
-#pragma GCC unroll 8
-      for (int k = 0; k < K; ++k) {
-        if (l.v[i][k] == 0) continue;
-        acc = term(first, acc, l.v[i][k], in[k][j]);
-        first = false;
-      }
-      out[i][j] = acc;
-    }
+    for (int j = 0; j < C; ++j) out[i][j] = dot(l.v[i], [&](int k) { return in[k][j]; });
 }
 
-// out = in R^T (out[i][j] = sum_k in[i][k] R[j][k]), in order of k.
+// out = in R^T (out[i][j] = sum_k in[i][k] R[j][k]).
 template <int R, int K, int C>
 __attribute__((always_inline)) inline void right(const __m512 (&in)[C][K], const Mat<R, K>& r,
                                                  __m512 (&out)[C][R]) {
 #pragma GCC unroll 8
   for (int i = 0; i < C; ++i)
 #pragma GCC unroll 8
-    for (int j = 0; j < R; ++j) {
-      __m512 acc = _mm512_setzero_ps();
-      bool first = true;
-#pragma GCC unroll 8
-      for (int k = 0; k < K; ++k) {
-        if (r.v[j][k] == 0) continue;
-        acc = term(first, acc, r.v[j][k], in[i][k]);
-        first = false;
-      }
-      out[i][j] = acc;
-    }
+    for (int j = 0; j < R; ++j) out[i][j] = dot(r.v[j], [&](int k) { return in[i][k]; });
 }
 
 // X' = L X L'^T for square-ish tiles: the two-sided transforms above.
