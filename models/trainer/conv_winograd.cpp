@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 #include "core/int_math.h"
 #include "models/trainer/gemm.h"
@@ -14,7 +15,6 @@
 #include "models/trainer/layers.h"
 #include "models/trainer/transpose16.h"
 #include "models/trainer/winograd_transforms.h"
-#include <type_traits>
 
 namespace kp::trainer_detail {
 
@@ -64,6 +64,7 @@ void col_blocks(int64_t n, F&& f) {
     j0 += cols;
   }
 }
+
 template <int kTile>
 using Transform = std::conditional_t<kTile == 2, winograd::F2x2, winograd::F4x4>;
 template <int kTile>

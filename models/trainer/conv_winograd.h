@@ -3,8 +3,8 @@
 // (winograd_transforms.h; Lavin & Gray 2016): the forward, the input gradient and the weight
 // gradient each become (m + 4)^2 products of the transformed weights (filters x channels) with
 // the transformed tiles of one sample, 2.8 (m = 2) or 6.25 (m = 4) times fewer multiplications
-// than the direct product's. Why: conv2 of the Simple CNN is 60 of its
-// 82 MFLOP per sample, and one core runs the direct products at 70-77% of its FMA peak already.
+// than the direct product's. Why: conv2 of the Simple CNN is 60 of its 82 MFLOP per sample, and
+// one core ran the direct products at 70-77% of its FMA peak already.
 // The values differ from the direct product's by rounding (the transforms scale a tile up and
 // back); the gradients are the exact gradients of this forward (the transposed maps).
 // Layout: x and dx in HWC per sample, y and dy (f x pixels, column-major, leading dimension f),
@@ -23,8 +23,8 @@ template <int kTile>
 class WinogradConv {
  public:
   // Per-thread buffers of one sample: the padded input and input gradient, the transformed
-  // tiles V (and their gradient) and the kXi products M (or their gradient dM). About 1 MB for
-  // the Simple CNN's conv2, in L2.
+  // tiles V (and their gradient) and the kXi products M (or their gradient dM). About 0.6 MB
+  // for the Simple CNN's conv2 with 4 x 4 tiles, in L2.
   struct Scratch {
     AlignedVector<float> padded, padded_dx, v, dv, m;
   };
