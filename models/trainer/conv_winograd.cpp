@@ -160,7 +160,8 @@ void WinogradConv<kTile>::input_transform(const float* x, Scratch& s) const {
       continue;
     }
     for (int64_t j = 0; j < m_w; ++j)
-      std::memcpy(row + j * m_cp, x + (i * m_w + j) * m_c, static_cast<size_t>(m_c) * sizeof(float));
+      std::memcpy(row + j * m_cp, x + (i * m_w + j) * m_c,
+                  static_cast<size_t>(m_c) * sizeof(float));
   }
   for (int64_t t = 0; t < m_tiles; ++t) {
     const float* src = pad + ((t / m_tw) * kTile * m_pw + (t % m_tw) * kTile) * m_cp;
@@ -205,8 +206,8 @@ void WinogradConv<kTile>::forward(const float* x, float* y, Scratch& s) const {
 }
 
 template <int kTile>
-void WinogradConv<kTile>::backward(const float* x, const float* dy, float* du, bool acc, float* dx,
-                            Scratch& s) const {
+void WinogradConv<kTile>::backward(const float* x, const float* dy, float* du, bool acc,
+                                   float* dx, Scratch& s) const {
   input_transform(x, s);
   for (int64_t t = 0; t < m_tiles; ++t) {  // dM = A dY A^T
     const int64_t oy = (t / m_tw) * kTile, ox = (t % m_tw) * kTile;
