@@ -5,9 +5,9 @@
 // Simple CNN's conv2.
 // Tolerance: each result is a sum of 25c (or 25f, or 2 * pixels) products; the direct float
 // sum errs by ~1e-7 of the sum of their magnitudes. The transforms scale a tile up before the
-// products and back (B^T's rows sum to 10 for 2 x 2 tiles, 21 for 4 x 4), so Winograd's error is
-// larger; it is held to 2e-5 of the magnitudes' sum (measured: up to 4e-6). A misplaced tile, lane or transform entry errs by
-// the order of the values themselves.
+// products and back (B^T's absolute row sums are at most 10 for 2 x 2 tiles, 15 for 4 x 4), so
+// the error is larger; it is held to 2e-5 of the magnitudes' sum (measured: up to 4e-6). A
+// misplaced tile, lane or transform entry errs by the order of the values themselves.
 #include <gtest/gtest.h>
 
 #include <cmath>
