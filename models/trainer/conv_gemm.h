@@ -4,11 +4,13 @@
 // read straight from a zero-padded copy of the sample instead of im2col's columns. Why: conv2 of
 // the Simple CNN wrote 627 KB of columns a sample for the product to read back from L2 (its
 // im2col, forward and backward, took ~4.5% of a step); its padded sample is 41 KB and stays in
-// L1. (Its weight gradient read the same way measured no gain.) An output row of pixels is cut into
-// register tiles of up to 14 columns (32 x 14: 28 accumulators): in HWC, column j's patch starts
-// c floats after column j-1's, and each kernel row of a patch is k*c contiguous floats, so the
-// depth loop runs over those k runs (Chellapilla et al. 2006 for the GEMM form of a convolution;
-// the implicit form as in cuDNN's IMPLICIT_GEMM, Chetlur et al. 2014).
+// L1. (Its weight gradient read the same way measured no gain.) That conv2, 5 x 5, now runs by
+// Winograd (conv_winograd.h); this product serves the other stride-1 convolutions with >= 8
+// channels (3 x 3, 1 x 1, ...). An output row of pixels is cut into register tiles of up to 14
+// columns (32 x 14: 28 accumulators): in HWC, column j's patch starts c floats after column
+// j-1's, and each kernel row of a patch is k*c contiguous floats, so the depth loop runs over
+// those k runs (Chellapilla et al. 2006 for the GEMM form of a convolution; the implicit form as
+// in cuDNN's IMPLICIT_GEMM, Chetlur et al. 2014).
 // Each Y element is the same chain of FMAs over the same depth blocks as sgemm() over
 // im2col's columns, so the values are the same bit for bit.
 // Internal to kp_trainer; AVX-512 builds only (sgemm_available()).
