@@ -158,7 +158,8 @@ int main(int argc, char** argv) {
   // FLOP per sample of one update in its products: forward 2*P, weight gradients 2*P, input
   // gradients 2*P except the first layer's (P = multiply-adds of the weight layers; conv1 as
   // im2col GEMMs; conv2 by Winograd F(4x4, 5x5): 64 points x 16 tiles x 32 x 64 where the
-  // direct product has 196 pixels x 800 x 64; the transforms' adds not counted).
+  // direct product has 196 pixels x 800 x 64, as conv2d.cpp's kWinogradTile = 4 makes it; the
+  // transforms' adds not counted).
   constexpr double kMlpFlop = 2.0 * (784 * 256 + 256 * 256 + 256 * 10) * 2 +
                               2.0 * (256 * 256 + 256 * 10);
   constexpr double kCnnRest = 2.0 * (784 * 25 * 32) * 2 + 2.0 * (3136 * 1024 + 1024 * 10) * 3;
