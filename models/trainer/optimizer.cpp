@@ -61,7 +61,6 @@ struct OuterGrad {
 #endif
 };
 
-#ifdef __AVX512F__
 // On a trial of one thread, the update prefetches the weights and velocities this many floats
 // (4 KiB) ahead. The MLP's 2.15 MB of them exceed the 2 MiB L2, and the fused GEMM update walks
 // them tile by tile, 12 columns of 32 rows each, 1 KiB apart, which the hardware prefetchers do
@@ -73,6 +72,7 @@ struct OuterGrad {
 // b=16 +3.2% (57/80).
 constexpr int64_t kUpdatePrefetchFloats = 1024;
 
+#ifdef __AVX512F__
 // Updates parameters [0, n) with gradient grad.at(i), adding grad^2 to the lanes of sq. Explicit
 // AVX-512 (GCC did not vectorise the generic loop with the norm folded in); masked tails keep the
 // arithmetic of an element independent of where it sits in the array.
