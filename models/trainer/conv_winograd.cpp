@@ -283,17 +283,22 @@ void WinogradConv<kTile>::weight_grad(const float* du, float* dw) const {
     }
 }
 #else
-template <int kTile>
-void WinogradConv<kTile>::set_weights(const float*) { std::abort(); }
-template <int kTile>
-void WinogradConv<kTile>::forward(const float*, float*, Scratch&) const { std::abort(); }
-template <int kTile>
-void WinogradConv<kTile>::backward(const float*, const float*, float*, bool, float*,
-                                   Scratch&) const {
+// suits() is false without AVX-512, so no layer builds a WinogradConv to call these.
+[[noreturn]] inline void no_avx512() {
+  std::fprintf(stderr, "WinogradConv: no AVX-512 in this build (internal bug)\n");
   std::abort();
 }
 template <int kTile>
-void WinogradConv<kTile>::weight_grad(const float*, float*) const { std::abort(); }
+void WinogradConv<kTile>::set_weights(const float*) { no_avx512(); }
+template <int kTile>
+void WinogradConv<kTile>::forward(const float*, float*, Scratch&) const { no_avx512(); }
+template <int kTile>
+void WinogradConv<kTile>::backward(const float*, const float*, float*, bool, float*,
+                                   Scratch&) const {
+  no_avx512();
+}
+template <int kTile>
+void WinogradConv<kTile>::weight_grad(const float*, float*) const { no_avx512(); }
 #endif
 
 template class WinogradConv<2>;
