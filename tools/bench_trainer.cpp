@@ -19,6 +19,7 @@
 #include "core/atomic_file.h"
 #include "core/cpu_clock.h"
 #include "tools/bench_timing.h"
+#include "models/trainer/conv_winograd.h"
 #include "models/trainer/trainer.h"
 #include "models/trainer/zoo.h"
 
@@ -157,13 +158,16 @@ int main(int argc, char** argv) {
   print_load("before");
   // FLOP per sample of one update in its products: forward 2*P, weight gradients 2*P, input
   // gradients 2*P except the first layer's (P = multiply-adds of the weight layers; conv1 as
-  // im2col GEMMs; conv2 by Winograd F(4x4, 5x5): 64 points x 16 tiles x 32 x 64 where the
-  // direct product has 196 pixels x 800 x 64, as conv2d.cpp's kWinogradTile = 4 makes it; the
+  // im2col GEMMs; conv2 by Winograd F(m x m, 5x5), m = WinogradConv::kTile: (m + 4)^2 points x
+  // ceil(14 / m)^2 tiles x 32 x 64 where the direct product has 196 pixels x 800 x 64; the
   // transforms' adds not counted).
   constexpr double kMlpFlop = 2.0 * (784 * 256 + 256 * 256 + 256 * 10) * 2 +
                               2.0 * (256 * 256 + 256 * 10);
   constexpr double kCnnRest = 2.0 * (784 * 25 * 32) * 2 + 2.0 * (3136 * 1024 + 1024 * 10) * 3;
-  constexpr double kCnnFlop = kCnnRest + 2.0 * (64 * 16 * 32 * 64) * 3;
+  constexpr int64_t kTile = kp::trainer_detail::WinogradConv::kTile;
+  constexpr int64_t kPoints = (kTile + 4) * (kTile + 4), kTilesAcross = (14 + kTile - 1) / kTile;
+  constexpr double kCnnFlop =
+      kCnnRest + 2.0 * double(kPoints * kTilesAcross * kTilesAcross * 32 * 64) * 3;
   constexpr double kCnnDirectFlop = kCnnRest + 2.0 * (196 * 800 * 64) * 3;
   const double peak = fma_peak_gflops();
   std::printf("one core's FMA peak %.0f GFLOP/s: at most %.0f MLP or %.0f Simple-CNN samples/s "

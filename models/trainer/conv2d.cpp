@@ -21,12 +21,6 @@ namespace kp::trainer_detail {
 
 namespace {
 
-// Winograd's output tiles: 4 x 4 (64 products per 16 outputs) was +12.5% on one thread and
-// +6.1% on two over 2 x 2 (36 per 4) for the Simple CNN, at errors still ~1e-6 of the terms'
-// magnitudes (conv_winograd_test.cpp).
-constexpr int kWinogradTile = 4;
-using Winograd = WinogradConv<kWinogradTile>;
-
 // im2col + GEMM, in chunks of samples so the column buffer stays cache-sized for any batch: at
 // most 2^18 floats (1 MiB, or one sample if larger), half of the Xeon's 2 MiB L2, which leaves
 // room for the GEMM's packed panels. With 4 MiB chunks the buffer went to L3 and back: Simple
@@ -46,7 +40,7 @@ class Conv2d final : public Layer<T> {
     m_threads = pool ? pool->threads() : 1;
     m_by_samples = m_prepack && m_threads > 1;
     m_cols.resize(static_cast<size_t>(m_by_samples ? m_threads : 1));
-    if (m_prepack && Winograd::suits(l)) {
+    if (m_prepack && WinogradConv::suits(l)) {
       init_winograd(l, max_batch);
       return;
     }
@@ -291,8 +285,8 @@ class Conv2d final : public Layer<T> {
   std::vector<AlignedVector<T>> m_out;  // with m_next: the chunk's output (and its gradient)
   std::optional<ImplicitConv> m_implicit;  // the forward without im2col (conv_gemm.h), if it suits
   std::vector<AlignedVector<float>> m_padded;  // per column buffer: a padded sample, zero border
-  std::optional<Winograd> m_wino;  // Winograd in place of im2col (conv_winograd.h), if it suits
-  std::vector<Winograd::Scratch> m_scratch;  // with m_wino: per column buffer
+  std::optional<WinogradConv> m_wino;  // in place of im2col (conv_winograd.h), if it suits
+  std::vector<WinogradConv::Scratch> m_scratch;  // with m_wino: per column buffer
   AlignedVector<float> m_du;  // with m_wino: the transformed weight gradient, then the bias's
 };
 

@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <type_traits>
 
 #include "core/int_math.h"
 #include "models/trainer/gemm.h"
@@ -65,15 +64,13 @@ void col_blocks(int64_t n, F&& f) {
   }
 }
 
-template <int kTile>
-using Transform = std::conditional_t<kTile == 2, winograd::F2x2, winograd::F4x4>;
-template <int kTile>
-using Transposed = winograd::Transposes<Transform<kTile>>;
+using Transform = winograd::F4x4;
+using Transposed = winograd::Transposes<Transform>;
+static_assert(Transform::kM == WinogradConv::kTile);
 #endif
 }  // namespace
 
-template <int kTile>
-bool WinogradConv<kTile>::suits(const ResolvedLayer& l) {
+bool WinogradConv::suits(const ResolvedLayer& l) {
 #ifdef __AVX512F__
   return sgemm_available() && l.spec.kind == LayerKind::Conv2d && l.spec.stride == 1 &&
          l.spec.kernel == 5 && l.in.c >= 8;
@@ -83,8 +80,7 @@ bool WinogradConv<kTile>::suits(const ResolvedLayer& l) {
 #endif
 }
 
-template <int kTile>
-WinogradConv<kTile>::WinogradConv(const ResolvedLayer& l)
+WinogradConv::WinogradConv(const ResolvedLayer& l)
     : m_c(l.in.c), m_h(l.in.h), m_w(l.in.w), m_ho(l.out.h), m_wo(l.out.w), m_f(l.out.c) {
   m_pt = pad_before(m_h, m_ho, 5, 1, l.spec.padding);
   m_pl = pad_before(m_w, m_wo, 5, 1, l.spec.padding);
@@ -109,8 +105,7 @@ WinogradConv<kTile>::WinogradConv(const ResolvedLayer& l)
   m_ub.assign(static_cast<size_t>(kXi * m_us), 0.0f);
 }
 
-template <int kTile>
-typename WinogradConv<kTile>::Scratch WinogradConv<kTile>::make_scratch() const {
+WinogradConv::Scratch WinogradConv::make_scratch() const {
   Scratch s;
   s.padded.assign(static_cast<size_t>(m_ph * m_pw * m_cp), 0.0f);
   s.padded_dx.assign(s.padded.size(), 0.0f);
@@ -121,8 +116,7 @@ typename WinogradConv<kTile>::Scratch WinogradConv<kTile>::make_scratch() const 
 }
 
 #ifdef __AVX512F__
-template <int kTile>
-void WinogradConv<kTile>::set_weights(const float* w) {
+void WinogradConv::set_weights(const float* w) {
   for (int64_t ci = 0; ci < m_c; ++ci)
     for (int64_t f0 = 0; f0 < m_f; f0 += 16) {
       const __mmask16 mask = lanes(m_f - f0);
@@ -130,7 +124,7 @@ void WinogradConv<kTile>::set_weights(const float* w) {
       for (int kh = 0; kh < 5; ++kh)
         for (int kw = 0; kw < 5; ++kw)
           g[kh][kw] = _mm512_maskz_loadu_ps(mask, w + f0 + m_f * ((kh * 5 + kw) * m_c + ci));
-      winograd::sandwich(Transform<kTile>::kG, g, u);
+      winograd::sandwich(Transform::kG, g, u);
       for (int64_t xi = 0; xi < kXi; ++xi)
         _mm512_storeu_ps(&m_uf[static_cast<size_t>(xi * m_ufs + ((f0 / 32) * m_cp + ci) * 32 +
                                                    f0 % 32)],
@@ -150,8 +144,7 @@ void WinogradConv<kTile>::set_weights(const float* w) {
 }
 
 // The sample x into the padded buffer, then V (s.v: [xi][tile][channel]) = B^T d B per tile.
-template <int kTile>
-void WinogradConv<kTile>::input_transform(const float* x, Scratch& s) const {
+void WinogradConv::input_transform(const float* x, Scratch& s) const {
   float* const pad = s.padded.data();
   for (int64_t i = 0; i < m_h; ++i) {
     float* row = pad + ((m_pt + i) * m_pw + m_pl) * m_cp;
@@ -170,15 +163,14 @@ void WinogradConv<kTile>::input_transform(const float* x, Scratch& s) const {
       for (int i = 0; i < kAlpha; ++i)
         for (int j = 0; j < kAlpha; ++j)
           d[i][j] = _mm512_load_ps(src + (i * m_pw + j) * m_cp + c0);
-      winograd::sandwich(Transform<kTile>::kBT, d, v);
+      winograd::sandwich(Transform::kBT, d, v);
       for (int64_t xi = 0; xi < kXi; ++xi)
         _mm512_store_ps(s.v.data() + xi * m_vs + t * m_cp + c0, v[xi / kAlpha][xi % kAlpha]);
     }
   }
 }
 
-template <int kTile>
-void WinogradConv<kTile>::forward(const float* x, float* y, Scratch& s) const {
+void WinogradConv::forward(const float* x, float* y, Scratch& s) const {
   input_transform(x, s);
   for (int64_t xi = 0; xi < kXi; ++xi)
     for (int64_t f0 = 0; f0 < m_f; f0 += 32) {  // M = U V: [xi][tile][filter]
@@ -195,7 +187,7 @@ void WinogradConv<kTile>::forward(const float* x, float* y, Scratch& s) const {
       __m512 mm[kAlpha][kAlpha], out[kTile][kTile];
       for (int64_t xi = 0; xi < kXi; ++xi)
         mm[xi / kAlpha][xi % kAlpha] = _mm512_load_ps(s.m.data() + xi * m_ms + t * m_fp + f0);
-      winograd::sandwich(Transform<kTile>::kAT, mm, out);
+      winograd::sandwich(Transform::kAT, mm, out);
       const __mmask16 mask = lanes(m_f - f0);
       for (int a = 0; a < kTile; ++a)
         for (int b = 0; b < kTile; ++b)
@@ -205,8 +197,7 @@ void WinogradConv<kTile>::forward(const float* x, float* y, Scratch& s) const {
   }
 }
 
-template <int kTile>
-void WinogradConv<kTile>::backward(const float* x, const float* dy, float* du, bool acc,
+void WinogradConv::backward(const float* x, const float* dy, float* du, bool acc,
                                    float* dx, Scratch& s) const {
   // V again rather than kept from the forward: the input transform is ~1.8% of a Simple CNN
   // step (perf), while keeping V would write and read back 128 KB a sample (16 MB at b=128),
@@ -222,7 +213,7 @@ void WinogradConv<kTile>::backward(const float* x, const float* dy, float* du, b
           g[a][b] = oy + a < m_ho && ox + b < m_wo
                         ? _mm512_maskz_loadu_ps(mask, dy + ((oy + a) * m_wo + ox + b) * m_f + f0)
                         : _mm512_setzero_ps();
-      winograd::sandwich(Transposed<kTile>::kA, g, dm);
+      winograd::sandwich(Transposed::kA, g, dm);
       for (int64_t xi = 0; xi < kXi; ++xi)
         _mm512_store_ps(s.m.data() + xi * m_ms + t * m_fp + f0, dm[xi / kAlpha][xi % kAlpha]);
     }
@@ -251,7 +242,7 @@ void WinogradConv<kTile>::backward(const float* x, const float* dy, float* du, b
       __m512 dv[kAlpha][kAlpha], dd[kAlpha][kAlpha];
       for (int64_t xi = 0; xi < kXi; ++xi)
         dv[xi / kAlpha][xi % kAlpha] = _mm512_load_ps(s.dv.data() + xi * m_vs + t * m_cp + c0);
-      winograd::sandwich(Transposed<kTile>::kB, dv, dd);
+      winograd::sandwich(Transposed::kB, dv, dd);
       for (int i = 0; i < kAlpha; ++i)
         for (int j = 0; j < kAlpha; ++j) {
           float* p = dst + (i * m_pw + j) * m_cp + c0;
@@ -265,15 +256,14 @@ void WinogradConv<kTile>::backward(const float* x, const float* dy, float* du, b
                   static_cast<size_t>(m_c) * sizeof(float));
 }
 
-template <int kTile>
-void WinogradConv<kTile>::weight_grad(const float* du, float* dw) const {
+void WinogradConv::weight_grad(const float* du, float* dw) const {
   alignas(64) float lane[16];
   for (int64_t co = 0; co < m_f; ++co)
     for (int64_t c0 = 0; c0 < m_c; c0 += 16) {
       __m512 u[kAlpha][kAlpha], g[5][5];
       for (int64_t xi = 0; xi < kXi; ++xi)
         u[xi / kAlpha][xi % kAlpha] = _mm512_loadu_ps(du + xi * m_us + co * m_cp + c0);
-      winograd::sandwich(Transposed<kTile>::kGT, u, g);
+      winograd::sandwich(Transposed::kGT, u, g);
       for (int kh = 0; kh < 5; ++kh)
         for (int kw = 0; kw < 5; ++kw) {
           _mm512_store_ps(lane, g[kh][kw]);
@@ -288,20 +278,13 @@ void WinogradConv<kTile>::weight_grad(const float* du, float* dw) const {
   std::fprintf(stderr, "WinogradConv: no AVX-512 in this build (internal bug)\n");
   std::abort();
 }
-template <int kTile>
-void WinogradConv<kTile>::set_weights(const float*) { no_avx512(); }
-template <int kTile>
-void WinogradConv<kTile>::forward(const float*, float*, Scratch&) const { no_avx512(); }
-template <int kTile>
-void WinogradConv<kTile>::backward(const float*, const float*, float*, bool, float*,
+void WinogradConv::set_weights(const float*) { no_avx512(); }
+void WinogradConv::forward(const float*, float*, Scratch&) const { no_avx512(); }
+void WinogradConv::backward(const float*, const float*, float*, bool, float*,
                                    Scratch&) const {
   no_avx512();
 }
-template <int kTile>
-void WinogradConv<kTile>::weight_grad(const float*, float*) const { no_avx512(); }
+void WinogradConv::weight_grad(const float*, float*) const { no_avx512(); }
 #endif
-
-template class WinogradConv<2>;
-template class WinogradConv<4>;
 
 }  // namespace kp::trainer_detail

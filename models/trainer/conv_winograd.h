@@ -1,10 +1,11 @@
 #pragma once
-// A stride-1 5 x 5 convolution by Winograd's F(m x m, 5 x 5), m = kTile = 2 or 4
-// (winograd_transforms.h; Lavin & Gray 2016): the forward, the input gradient and the weight
-// gradient each become (m + 4)^2 products of the transformed weights (filters x channels) with
-// the transformed tiles of one sample, 2.8 (m = 2) or 6.25 (m = 4) times fewer multiplications
-// than the direct product's. Why: conv2 of the Simple CNN is 60 of its 82 MFLOP per sample, and
-// one core ran the direct products at 70-77% of its FMA peak already.
+// A stride-1 5 x 5 convolution by Winograd's F(4 x 4, 5 x 5) (winograd_transforms.h; Lavin &
+// Gray 2016): the forward, the input gradient and the weight gradient each become 64 products
+// of the transformed weights (filters x channels) with the transformed tiles of one sample,
+// 6.25 times fewer multiplications than the direct product's. Why: conv2 of the Simple CNN is 60
+// of its 82 MFLOP per sample, and one core ran the direct products at 70-77% of its FMA peak
+// already. 4 x 4 tiles were +12.5% on one thread and +6.1% on two over 2 x 2 (36 products per 4
+// outputs; dropped, see this file's history), at errors still ~1e-6 of the terms' magnitudes.
 // The values differ from the direct product's by rounding (the transforms scale a tile up and
 // back); the gradients are the exact gradients of this forward (the transposed maps).
 // Layout: x and dx in HWC per sample, y and dy (f x pixels, column-major, leading dimension f),
@@ -19,9 +20,9 @@
 
 namespace kp::trainer_detail {
 
-template <int kTile>
 class WinogradConv {
  public:
+  static constexpr int kTile = 4;  // the output tile's side
   // Per-thread buffers of one sample: the padded input and input gradient, the transformed
   // tiles V (and their gradient) and the kXi products M (or their gradient dM). About 0.6 MB
   // for the Simple CNN's conv2 with 4 x 4 tiles, in L2.

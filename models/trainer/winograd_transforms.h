@@ -3,13 +3,13 @@
 // convolutional neural networks"): an m x m output tile of a 5 x 5 correlation from an
 // (m + 4) x (m + 4) input tile with (m + 4)^2 products instead of 25 m^2,
 //   Y = A^T [(G g G^T) . (B^T d B)] A.
-// The matrices are Toom-Cook's at the smallest points: 0, 1, -1, 2, -2 (and 1/2, -1/2 for
-// m = 4) and infinity. Derived with exact fractions: linear convolution s = g * h is
+// Here m = 4. The matrices are Toom-Cook's at the smallest points: 0, 1, -1, 2, -2, 1/2, -1/2
+// and infinity. Derived with exact fractions: linear convolution s = g * h is
 // C [(E_g g) . (E_h h)] with E evaluating at the points (rows of powers, infinity's row picking
 // the leading coefficient), C interpolating (column j the coefficients of prod_{l != j}(x - p_l),
 // infinity's column those of prod_l (x - p_l)) and 1 / prod_{l != j}(p_j - p_l) moved into
 // G = E_g; the correlation is its transpose: A^T = E_h^T, B^T = C^T. (The same construction
-// gives the usual F(2, 3) and, for m = 4, B^T of the well-known F(6, 3).)
+// gives the usual F(2, 3) and, at these points, B^T of the well-known F(6, 3).)
 // The gradients are the transposed maps: dM = A dY A^T, dU = dM . V, dV = dM . U,
 // dd = B dV B^T, dg = G^T dU G.
 // The vector helpers below combine rows of 16-lane vectors with these constant coefficients,
@@ -32,24 +32,6 @@ constexpr Mat<C, R> transposed(const Mat<R, C>& m) {
     for (int j = 0; j < C; ++j) t.v[j][i] = m.v[i][j];
   return t;
 }
-
-// F(2 x 2, 5 x 5): 36 products per 4 outputs (2.8x fewer than direct); B^T's entries <= 5.
-struct F2x2 {
-  static constexpr int kM = 2, kR = 5, kAlpha = 6;
-  static constexpr Mat<kM, kAlpha> kAT{{{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 1}}};
-  static constexpr Mat<kAlpha, kR> kG{{{1.0f / 4, 0, 0, 0, 0},
-                                       {-1.0f / 6, -1.0f / 6, -1.0f / 6, -1.0f / 6, -1.0f / 6},
-                                       {-1.0f / 6, 1.0f / 6, -1.0f / 6, 1.0f / 6, -1.0f / 6},
-                                       {1.0f / 24, 1.0f / 12, 1.0f / 6, 1.0f / 3, 2.0f / 3},
-                                       {1.0f / 24, -1.0f / 12, 1.0f / 6, -1.0f / 3, 2.0f / 3},
-                                       {0, 0, 0, 0, 1}}};
-  static constexpr Mat<kAlpha, kAlpha> kBT{{{4, 0, -5, 0, 1, 0},
-                                            {0, -4, -4, 1, 1, 0},
-                                            {0, 4, -4, -1, 1, 0},
-                                            {0, -2, -1, 2, 1, 0},
-                                            {0, 2, -1, -2, 1, 0},
-                                            {0, 4, 0, -5, 0, 1}}};
-};
 
 // F(4 x 4, 5 x 5): 64 products per 16 outputs (6.25x fewer than direct).
 struct F4x4 {

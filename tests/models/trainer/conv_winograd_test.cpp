@@ -1,13 +1,12 @@
-// Winograd's F(2x2, 5x5) and F(4x4, 5x5) convolutions (conv_winograd.h) against the direct
-// convolution summed in double: the forward, the input gradient and the weight gradient (over
-// two samples, the second added to the first), in shapes with partial tiles (odd outputs),
-// channels and filters not a multiple of 32 (padded rows), valid and same padding, and the
-// Simple CNN's conv2.
+// Winograd's F(4x4, 5x5) convolution (conv_winograd.h) against the direct convolution summed in
+// double: the forward, the input gradient and the weight gradient (over two samples, the second
+// added to the first), in shapes with partial tiles (odd outputs), channels and filters not a
+// multiple of 32 (padded rows), valid and same padding, and the Simple CNN's conv2.
 // Tolerance: each result is a sum of 25c (or 25f, or 2 * pixels) products; the direct float
 // sum errs by ~1e-7 of the sum of their magnitudes. The transforms scale a tile up before the
-// products and back (B^T's absolute row sums are at most 10 for 2 x 2 tiles, 15 for 4 x 4), so
-// the error is larger; it is held to 2e-5 of the magnitudes' sum (measured: up to 4e-6). A
-// misplaced tile, lane or transform entry errs by the order of the values themselves.
+// products and back (B^T's absolute row sums are at most 15), so the error is larger; it is
+// held to 2e-5 of the magnitudes' sum (measured: up to 4e-6). A misplaced tile, lane or
+// transform entry errs by the order of the values themselves.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -41,9 +40,8 @@ void expect_close(const std::vector<float>& got, const Direct& want, const std::
   ::testing::Test::RecordProperty(what, text);  // in the XML output: 5e-7 .. 4e-6 here
 }
 
-template <int kTile>
 void check(Shape in, int64_t filters, Padding padding) {
-  using WinogradConv = trainer_detail::WinogradConv<kTile>;
+  using trainer_detail::WinogradConv;
   NetworkSpec s;
   s.input = in;
   s.classes = 2;
@@ -101,7 +99,7 @@ void check(Shape in, int64_t filters, Padding padding) {
               }
             }
   WinogradConv conv(l);
-  typename WinogradConv::Scratch scratch = conv.make_scratch();
+  WinogradConv::Scratch scratch = conv.make_scratch();
   conv.set_weights(wt.data());
   std::vector<float> got_y(y.value.size(), -7.0f), got_dx(dx.value.size(), -7.0f),
       got_dw(dw.value.size(), -7.0f), du(static_cast<size_t>(conv.du_floats()), -7.0f);
@@ -109,9 +107,8 @@ void check(Shape in, int64_t filters, Padding padding) {
   conv.backward(x.data(), dy.data(), du.data(), false, got_dx.data(), scratch);
   conv.backward(x.data() + h * w * c, dy.data() + ho * wo * f, du.data(), true, nullptr, scratch);
   conv.weight_grad(du.data(), got_dw.data());
-  const std::string where = "F(" + std::to_string(kTile) + "), " + std::to_string(c) + "x" +
-                            std::to_string(h) + "x" + std::to_string(w) + ", " +
-                            std::to_string(f) + " filters:";
+  const std::string where = std::to_string(c) + "x" + std::to_string(h) + "x" +
+                            std::to_string(w) + ", " + std::to_string(f) + " filters:";
   expect_close(got_y, y, where + " y");
   expect_close(got_dx, dx, where + " dx");
   expect_close(got_dw, dw, where + " dW");
@@ -119,14 +116,10 @@ void check(Shape in, int64_t filters, Padding padding) {
 
 TEST(WinogradConv, MatchesTheDirectConvolutionInDouble) {
   if (!trainer_detail::sgemm_available()) GTEST_SKIP() << "no AVX-512 sgemm in this build";
-  check<2>({32, 14, 14}, 64, Padding::Same);   // the Simple CNN's conv2: 7 x 7 tiles
-  check<2>({8, 9, 11}, 8, Padding::Same);      // odd outputs: partial tiles; 8 channels padded
-  check<2>({20, 12, 13}, 40, Padding::Valid);  // 8 x 9 outputs; 40 filters (a masked block)
-  check<2>({48, 7, 7}, 33, Padding::Same);     // 48 channels (a padded block), 33 filters
-  check<4>({32, 14, 14}, 64, Padding::Same);   // 4 x 4 tiles, the last ones partial
-  check<4>({8, 9, 11}, 8, Padding::Same);
-  check<4>({20, 12, 13}, 40, Padding::Valid);
-  check<4>({48, 7, 7}, 33, Padding::Same);
+  check({32, 14, 14}, 64, Padding::Same);   // the Simple CNN's conv2 (its last tiles partial)
+  check({8, 9, 11}, 8, Padding::Same);      // odd outputs: partial tiles; 8 channels padded
+  check({20, 12, 13}, 40, Padding::Valid);  // 8 x 9 outputs; 40 filters (a masked block)
+  check({48, 7, 7}, 33, Padding::Same);     // 48 channels (a padded block), 33 filters
 }
 
 }  // namespace
