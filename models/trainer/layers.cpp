@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 
 #include "models/trainer/aligned_vector.h"
 #include "models/trainer/batch_norm.h"
 #include "models/trainer/conv2d.h"
 #include "models/trainer/layer_gemm.h"
+#include "models/trainer/matvec_columns.h"
 #include "models/trainer/matvec_parts.h"
 #include "models/trainer/relu_loops.h"
 #include "models/trainer/simple_layers.h"
@@ -48,6 +50,7 @@ class Dense final : public Layer<T> {
     this->m_params = m_in * m_out + (m_bias ? m_out : 0);
     m_part_sums.resize(static_cast<size_t>(kMatVecParts * m_out *
                                            std::min(max_batch, kColumnPartsMaxBatch)));
+    m_next_sums.resize(static_cast<size_t>(kMatVecParts * m_out));
     m_ws->reserve(m_out, max_batch, m_in);  // forward
     m_ws->reserve(m_out, m_in, max_batch);  // weight gradient
     m_ws->reserve(m_in, max_batch, m_out);  // input gradient
@@ -127,6 +130,15 @@ class Dense final : public Layer<T> {
          *m_ws);
     if (m_relu_dx) relu_backward(x, dx, m_relu_dx, m_in * batch);
   }
+  T* arm_next_product(const T* next_x) override {
+#ifdef __AVX512F__
+    if constexpr (std::is_same_v<T, float>) {
+      m_next_x = next_x;
+      return m_next_sums.data();
+    }
+#endif
+    return nullptr;
+  }
   bool weight_matrix(int64_t* rows, int64_t* cols) const override {
     *rows = m_out;
     *cols = m_in;
@@ -134,16 +146,26 @@ class Dense final : public Layer<T> {
   }
 
  private:
-  // y = W x at batch 1 by column parts (matvec_parts.h): each part's product (Eigen's) into its
-  // own sums, then the parts added in order.
+  // y = W x at batch 1 by column parts (matvec_parts.h): each part's product into its own sums,
+  // then the parts added in order. For float with AVX-512 each sum is one FMA chain over the
+  // columns in order (column_panels.h), the order in which the optimizer can form the product
+  // while it updates the weights; elsewhere Eigen's.
   void forward_one(const T* x, T* y) {
+    if (m_next_x && std::memcmp(x, m_next_x, sizeof(T) * size_t(m_in)) == 0) {
+      m_next_x = nullptr;  // formed by the optimizer's last step (arm_next_product)
+      return add_matvec_parts(m_next_sums.data(), matvec_parts(m_out * m_in), m_out, y);
+    }
     CMapM<T> W(this->m_w, m_out, m_in);
     for_matvec_parts(m_ws->pool(), m_in, m_out * m_in, [&](int p, int64_t lo, int64_t hi, int) {
-      MapV<T> sums(m_part_sums.data() + p * m_out, m_out);
+      T* const sums = m_part_sums.data() + p * m_out;
+#ifdef __AVX512F__
+      if constexpr (std::is_same_v<T, float>)
+        return matvec_columns(this->m_w, m_out, lo, hi, x, sums);
+#endif
       if (lo == hi)
-        sums.setZero();
+        MapV<T>(sums, m_out).setZero();
       else
-        sums.noalias() = W.middleCols(lo, hi - lo) * CMapV<T>(x + lo, hi - lo);
+        MapV<T>(sums, m_out).noalias() = W.middleCols(lo, hi - lo) * CMapV<T>(x + lo, hi - lo);
     });
     add_matvec_parts(m_part_sums.data(), matvec_parts(m_out * m_in), m_out, y);
   }
@@ -191,6 +213,8 @@ class Dense final : public Layer<T> {
   bool m_bias;
   GemmWorkspace* m_ws;
   AlignedVector<T> m_part_sums;  // batch 1: each column part's W x
+  AlignedVector<T> m_next_sums;  // the same, formed by the optimizer for the input m_next_x
+  const T* m_next_x = nullptr;   // armed (arm_next_product) until a forward takes the sums
   T* m_relu_y = nullptr;   // the next layer's (a ReLU's) output, if fused
   T* m_relu_dx = nullptr;  // the previous layer's (a ReLU's) input gradient, if fused
 };

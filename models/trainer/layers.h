@@ -69,6 +69,12 @@ class Layer {
   virtual bool fuse_next(SampleStage<T>* /*stage*/, T* /*y*/, const T* /*dy*/) { return false; }
   // A ReLU or max-pool whose forward or backward a neighbour took over computes nothing there.
   virtual void skip_fused(bool /*forward*/, bool /*backward*/) {}
+  // Batch 1 (a dense layer, float with AVX-512): where the optimizer's next step writes this
+  // layer's product for the input next_x (its column parts' sums), or null where it cannot. The
+  // next batch-1 forward whose input equals next_x bit for bit takes those sums instead of
+  // multiplying (the same values: column_panels.h); the parameters must change only by that
+  // step in between.
+  virtual T* arm_next_product(const T* /*next_x*/) { return nullptr; }
   // Training (batch statistics) or evaluation (running statistics) for layers that differ.
   void set_training(bool on) { m_training = on; }
 

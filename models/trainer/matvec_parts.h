@@ -54,13 +54,13 @@ void for_matvec_parts(WorkerPool* pool, int64_t cols, int64_t elements, F&& f) {
   });
 }
 
-// The same with g(lo, hi, thread) returning a part's sum (the update's squared norm over its
-// columns): the parts' sums added in part order, so the total does not depend on the threads.
+// The same with g(part, lo, hi, thread) returning a part's sum (the update's squared norm over
+// its columns): the parts' sums added in part order, so the total does not depend on the threads.
 template <class G>
 double sum_over_matvec_parts(WorkerPool* pool, int64_t cols, int64_t elements, G&& g) {
   double part[kMatVecParts] = {};  // one store per part: the parts' sums share a cache line
   for_matvec_parts(pool, cols, elements,
-                   [&](int p, int64_t lo, int64_t hi, int t) { part[p] = g(lo, hi, t); });
+                   [&](int p, int64_t lo, int64_t hi, int t) { part[p] = g(p, lo, hi, t); });
   double sum = 0;
   for (double s : part) sum += s;
   return sum;

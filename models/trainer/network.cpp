@@ -188,6 +188,18 @@ const std::vector<WeightGradBlock<T>>& Network<T>::deferred_weight_grads() const
 }
 
 template <class T>
+bool Network<T>::fuse_next_product(const T* next_x) {
+  if (m->deferred.empty()) return false;
+  WeightGradBlock<T>& b = m->deferred.front();
+  if (b.batch != 1 || b.x != m->acts[0]) return false;  // the input layer's block, at batch 1
+  T* const sums = m->layers[m->first_trainable]->arm_next_product(next_x);
+  if (!sums) return false;
+  b.next_x = next_x;
+  b.next_sums = sums;
+  return true;
+}
+
+template <class T>
 double Network<T>::forward_backward(const int32_t* labels, int64_t batch) {
   m->forward(batch, true);
   m->deferred.clear();  // capacity kept: no allocation

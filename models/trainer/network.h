@@ -34,6 +34,10 @@ struct WeightGradBlock {
   const T* x = nullptr;
   T* grad = nullptr;
   trainer_detail::GemmWorkspace* ws = nullptr;
+  // Batch 1, set by Network::fuse_next_product: the update also writes the next step's product
+  // W_new next_x, column part p's sums at next_sums + p * rows (the forward's parts and order).
+  const T* next_x = nullptr;
+  T* next_sums = nullptr;
 };
 
 template <class T>
@@ -75,6 +79,14 @@ class Network {
   void set_defer_weight_grads(bool on);
   // The deferred blocks of the last forward_backward (empty unless it deferred), by offset.
   const std::vector<WeightGradBlock<T>>& deferred_weight_grads() const;
+  // After a batch-1 forward_backward that deferred: asks the optimizer's next step (on these
+  // blocks) to also form the first layer's product for the next sample next_x (input_elements()
+  // floats, unchanged until the next forward), as it writes that layer's new weights: one pass
+  // over them a step instead of two. The next batch-1 forward whose input equals next_x then
+  // skips that product; the parameters must change only by that step in between. False (and
+  // nothing asked) where the first layer with parameters is not such a dense layer (float with
+  // AVX-512 only). The values are those of the product computed apart.
+  bool fuse_next_product(const T* next_x);
 
  private:
   struct Impl;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "models/trainer/column_panels.h"
 #include "models/trainer/gemm.h"
 #include "models/trainer/matvec_parts.h"
 #include "models/trainer/prefetch.h"
@@ -76,29 +77,90 @@ constexpr int64_t kUpdatePrefetchFloats = 1024;
 // Updates parameters [0, n) with gradient grad.at(i), adding grad^2 to the lanes of sq. Explicit
 // AVX-512 (GCC did not vectorise the generic loop with the norm folded in); masked tails keep the
 // arithmetic of an element independent of where it sits in the array.
-template <OptimizerKind kKind, class Grad>
-void update_lanes(const Coeffs& k, float* w, float* v, int64_t n, const Grad& grad, __m512& sq) {
-  const __m512 lr = _mm512_set1_ps(k.lr), wd = _mm512_set1_ps(k.wd), mu = _mm512_set1_ps(k.mu);
-  for (int64_t i = 0; i < n; i += 16) {
-    if (k.prefetch_floats > 0) {
-      trainer_detail::prefetch(w + i, k.prefetch_floats);
-      if constexpr (kKind != OptimizerKind::Sgd) trainer_detail::prefetch(v + i, k.prefetch_floats);
-    }
-    const __mmask16 m = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1u);
-    const __m512 g = grad.at(i, m);
-    sq = _mm512_fmadd_ps(g, g, sq);
-    __m512 wv = _mm512_maskz_loadu_ps(m, w + i);
-    const __m512 gi = _mm512_fmadd_ps(wd, wv, g);
-    if constexpr (kKind == OptimizerKind::Sgd) {
-      wv = _mm512_fnmadd_ps(lr, gi, wv);
-    } else {
-      __m512 vv = _mm512_fmadd_ps(mu, _mm512_maskz_loadu_ps(m, v + i), gi);
-      _mm512_mask_storeu_ps(v + i, m, vv);
-      if constexpr (kKind == OptimizerKind::Nesterov) vv = _mm512_fmadd_ps(mu, vv, gi);
-      wv = _mm512_fnmadd_ps(lr, vv, wv);
-    }
-    _mm512_mask_storeu_ps(w + i, m, wv);
+// Coeffs broadcast to the lanes, once per loop.
+struct LaneCoeffs {
+  explicit LaneCoeffs(const Coeffs& k)
+      : lr(_mm512_set1_ps(k.lr)), wd(_mm512_set1_ps(k.wd)), mu(_mm512_set1_ps(k.mu)),
+        prefetch_floats(k.prefetch_floats) {}
+  __m512 lr, wd, mu;
+  int64_t prefetch_floats;
+};
+
+// The update of the 16 parameters (masked by m) at w and v with gradient g; returns the new w.
+template <OptimizerKind kKind>
+inline __m512 update_vector(const LaneCoeffs& k, float* w, float* v, __mmask16 m, __m512 g,
+                            __m512& sq) {
+  if (k.prefetch_floats > 0) {
+    trainer_detail::prefetch(w, k.prefetch_floats);
+    if constexpr (kKind != OptimizerKind::Sgd) trainer_detail::prefetch(v, k.prefetch_floats);
   }
+  sq = _mm512_fmadd_ps(g, g, sq);
+  __m512 wv = _mm512_maskz_loadu_ps(m, w);
+  const __m512 gi = _mm512_fmadd_ps(k.wd, wv, g);
+  if constexpr (kKind == OptimizerKind::Sgd) {
+    wv = _mm512_fnmadd_ps(k.lr, gi, wv);
+  } else {
+    __m512 vv = _mm512_fmadd_ps(k.mu, _mm512_maskz_loadu_ps(m, v), gi);
+    _mm512_mask_storeu_ps(v, m, vv);
+    if constexpr (kKind == OptimizerKind::Nesterov)
+      vv = _mm512_fmadd_ps(k.mu, vv, gi);
+    wv = _mm512_fnmadd_ps(k.lr, vv, wv);
+  }
+  _mm512_mask_storeu_ps(w, m, wv);
+  return wv;
+}
+
+template <OptimizerKind kKind, class Grad>
+void update_lanes(const Coeffs& coeffs, float* w, float* v, int64_t n, const Grad& grad,
+                  __m512& sq) {
+  const LaneCoeffs k(coeffs);
+  __m512 acc = sq;  // a local: in the caller's memory every store through w could alias it
+  for (int64_t i = 0; i < n; i += 16) {
+    const __mmask16 m = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1u);
+    update_vector<kKind>(k, w + i, kKind == OptimizerKind::Sgd ? nullptr : v + i, m,
+                         grad.at(i, m), acc);
+  }
+  sq = acc;
+}
+
+// Batch 1, columns [lo, hi) of a deferred block that also asks for the next step's product
+// (d.next_x): each column updated as update() does, its new weights multiplied by next_x on the
+// way into `sums`, each sum one FMA chain over the columns in order as the forward's
+// (matvec_columns.h). Returns the squared norm, summed per column in order, as apart. Up to 256
+// rows the sums stay in registers (column_panels.h); above, each column's go through `sums`.
+template <OptimizerKind kKind>
+double update_columns_and_product(const Coeffs& coeffs, float* w, float* v,
+                                  const DeferredGrad& d, int64_t lo, int64_t hi, float* sums) {
+  const LaneCoeffs k(coeffs);
+  const int64_t rows = d.rows;  // locals: the stores through w could alias d's fields
+  const float *const dy = d.dy, *const x = d.x, *const next_x = d.next_x;
+  double total = 0;
+  __m512 sq = _mm512_setzero_ps();
+  const auto column_done = [&](int64_t) {
+    total += double(_mm512_reduce_add_ps(sq));
+    sq = _mm512_setzero_ps();
+  };
+  const auto update_at = [&k, &sq, w, v, rows, dy, x](int64_t j, int64_t i, __mmask16 m) {
+    const int64_t at = j * rows + i;
+    const __m512 g = _mm512_mul_ps(_mm512_maskz_loadu_ps(m, dy + i), _mm512_set1_ps(x[j]));
+    return update_vector<kKind>(k, w + at, kKind == OptimizerKind::Sgd ? nullptr : v + at, m, g,
+                                sq);
+  };
+  if (rows <= 256) {
+    trainer_detail::one_column_panel(rows, lo, hi, next_x, sums, update_at, column_done);
+    return total;
+  }
+  std::fill(sums, sums + rows, 0.0f);
+  for (int64_t j = lo; j < hi; ++j) {
+    const __m512 xn = _mm512_set1_ps(next_x[j]);
+    for (int64_t i = 0; i < rows; i += 16) {
+      const __mmask16 m = rows - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (rows - i)) - 1u);
+      const __m512 s = _mm512_fmadd_ps(update_at(j, i, m), xn, _mm512_maskz_loadu_ps(m, sums + i));
+      _mm512_mask_storeu_ps(sums + i, m, s);
+    }
+    column_done(j);
+  }
+  return total;
 }
 
 // Returns sum grad^2 over [0, n).
@@ -152,7 +214,7 @@ template <OptimizerKind kKind>
 double update_gemm_parts(const Coeffs& k, float* w, float* v, const DeferredGrad& d,
                          trainer_detail::WorkerPool* pool) {
   return trainer_detail::sum_over_matvec_parts(
-      pool, d.cols, d.rows * d.cols, [&](int64_t lo, int64_t hi, int t) {
+      pool, d.cols, d.rows * d.cols, [&](int, int64_t lo, int64_t hi, int t) {
         const int64_t at = lo * d.rows;
         UpdateSink<kKind> sink(k, w + at, v ? v + at : nullptr, d.rows);
         trainer_detail::sgemm(trainer_detail::Trans::No, trainer_detail::Trans::Yes, d.rows,
@@ -191,11 +253,29 @@ double update(const Coeffs& k, float* w, float* v, int64_t n, const Grad& grad) 
 }
 #endif
 
-#ifndef __AVX512F__
+
+#ifdef __AVX512F__
+double update_and_product(const Coeffs& k, float* w, float* v, const DeferredGrad& d, int64_t lo,
+                          int64_t hi, float* sums) {
+  switch (k.kind) {
+    case OptimizerKind::Sgd:
+      return update_columns_and_product<OptimizerKind::Sgd>(k, w, v, d, lo, hi, sums);
+    case OptimizerKind::Momentum:
+      return update_columns_and_product<OptimizerKind::Momentum>(k, w, v, d, lo, hi, sums);
+    case OptimizerKind::Nesterov:
+      return update_columns_and_product<OptimizerKind::Nesterov>(k, w, v, d, lo, hi, sums);
+  }
+  return 0;
+}
+#else
 template <OptimizerKind kKind>
 double update_gemm(const Coeffs&, float*, float*, const DeferredGrad&,
                    trainer_detail::WorkerPool*) {
   throw std::logic_error("optimizer: a deferred GEMM gradient without the AVX-512 sgemm");
+}
+double update_and_product(const Coeffs&, float*, float*, const DeferredGrad&, int64_t, int64_t,
+                          float*) {
+  throw std::logic_error("optimizer: the next product asked for without AVX-512");
 }
 #endif
 
@@ -223,7 +303,8 @@ double update_deferred(const Coeffs& k, float* w, float* v, const DeferredGrad& 
     return 0;
   }
   return trainer_detail::sum_over_matvec_parts(
-      pool, d.cols, d.rows * d.cols, [&](int64_t lo, int64_t hi, int) {
+      pool, d.cols, d.rows * d.cols, [&](int p, int64_t lo, int64_t hi, int) {
+        if (d.next_x) return update_and_product(k, w, v, d, lo, hi, d.next_sums + p * d.rows);
         double sq = 0;
         for (int64_t j = lo; j < hi; ++j)
           sq += update_kind(k, w + j * d.rows, v ? v + j * d.rows : nullptr, d.rows,

@@ -13,6 +13,8 @@
 // GEMM with the update as its epilogue (gemm.h's TileSink). Either way the gradient is never
 // written to memory and read back: that saves two passes over the weights, and the update is
 // bound by memory traffic. Each parameter sees the same float operations as in the plain path.
+// A batch-1 block with next_x set (Network::fuse_next_product) also gets the next step's product
+// W_new next_x written, in the forward's order, from the new weights on their way to memory.
 #include <cstdint>
 #include <vector>
 

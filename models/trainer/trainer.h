@@ -26,7 +26,8 @@ namespace kp {
 // 2 (2026-12-03): dense layers at batches 2..24 sum their column parts (matvec_parts.h).
 // 3 (2026-12-04): 5 x 5 stride-1 convolutions over >= 8 channels by Winograd F(2x2, 5x5).
 // 4 (2026-12-04): ... by F(4x4, 5x5) (conv_winograd.h).
-constexpr int kTrainerNumerics = 4;
+// 5 (2026-12-04): dense layers at batch 1 multiply in column order (matvec_columns.h).
+constexpr int kTrainerNumerics = 5;
 
 struct TrialConfig {
   int64_t batch = 128;
@@ -76,6 +77,9 @@ class Trainer {
   const Network<float>& network() const { return m_net; }  // e.g. for a noise-scale probe
 
  private:
+  // The indices of the next mini-batch in the training split (a new shuffle at each epoch).
+  const int64_t* draw();
+  // The next mini-batch into the network's input: drawn now, or at batch 1 by the last step.
   void next_batch();
 
   const Dataset& m_data;
@@ -84,6 +88,9 @@ class Trainer {
   Optimizer m_opt;
   std::vector<int64_t> m_perm;
   std::vector<int32_t> m_labels;
+  std::vector<float> m_next_x;  // batch 1: the next sample, drawn by step() before the update
+  int32_t m_next_label = 0;
+  bool m_next_drawn = false;
   int64_t m_pos = 0, m_epoch = 0, m_step = 0;
   double m_grad_sq = 0;
   bool m_grad_sq_fused = false;
