@@ -156,7 +156,8 @@ class Dense final : public Layer<T> {
       return add_matvec_parts(m_next_sums.data(), matvec_parts(m_out * m_in), m_out, y);
     }
     CMapM<T> W(this->m_w, m_out, m_in);
-    for_matvec_parts(m_ws->pool(), m_in, m_out * m_in, [&](int p, int64_t lo, int64_t hi, int) {
+    WorkerPool* const pool = batch_one_pool(m_ws->pool(), m_in * m_out);
+    for_matvec_parts(pool, m_in, m_out * m_in, [&](int p, int64_t lo, int64_t hi, int) {
       T* const sums = m_part_sums.data() + p * m_out;
 #ifdef __AVX512F__
       if constexpr (std::is_same_v<T, float>)
@@ -201,7 +202,8 @@ class Dense final : public Layer<T> {
   // ReLU's mask, x its output).
   void input_grad_one(const T* x, const T* dy, T* dx) {
     CMapM<T> W(this->m_w, m_out, m_in);
-    for_matvec_parts(m_ws->pool(), m_in, m_out * m_in, [&](int, int64_t lo, int64_t hi, int) {
+    WorkerPool* const pool = batch_one_pool(m_ws->pool(), m_in * m_out);
+    for_matvec_parts(pool, m_in, m_out * m_in, [&](int, int64_t lo, int64_t hi, int) {
       if (lo == hi) return;
       MapV<T>(dx + lo, hi - lo).noalias() =
           W.middleCols(lo, hi - lo).transpose() * CMapV<T>(dy, m_out);

@@ -303,7 +303,8 @@ double update_deferred(const Coeffs& k, float* w, float* v, const DeferredGrad& 
     return 0;
   }
   return trainer_detail::sum_over_matvec_parts(
-      pool, d.cols, d.rows * d.cols, [&](int p, int64_t lo, int64_t hi, int) {
+      trainer_detail::batch_one_pool(pool, d.rows * d.cols), d.cols, d.rows * d.cols,
+      [&](int p, int64_t lo, int64_t hi, int) {
         if (d.next_x) return update_and_product(k, w, v, d, lo, hi, d.next_sums + p * d.rows);
         double sq = 0;
         for (int64_t j = lo; j < hi; ++j)
