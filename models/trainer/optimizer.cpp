@@ -74,9 +74,6 @@ struct OuterGrad {
 constexpr int64_t kUpdatePrefetchFloats = 1024;
 
 #ifdef __AVX512F__
-// Updates parameters [0, n) with gradient grad.at(i), adding grad^2 to the lanes of sq. Explicit
-// AVX-512 (GCC did not vectorise the generic loop with the norm folded in); masked tails keep the
-// arithmetic of an element independent of where it sits in the array.
 // Coeffs broadcast to the lanes, once per loop.
 struct LaneCoeffs {
   explicit LaneCoeffs(const Coeffs& k)
@@ -110,6 +107,9 @@ inline __m512 update_vector(const LaneCoeffs& k, float* w, float* v, __mmask16 m
   return wv;
 }
 
+// Updates parameters [0, n) with gradient grad.at(i), adding grad^2 to the lanes of sq. Explicit
+// AVX-512 (GCC did not vectorise the generic loop with the norm folded in); masked tails keep the
+// arithmetic of an element independent of where it sits in the array.
 template <OptimizerKind kKind, class Grad>
 void update_lanes(const Coeffs& coeffs, float* w, float* v, int64_t n, const Grad& grad,
                   __m512& sq) {
@@ -154,9 +154,10 @@ double update_columns_and_product(const Coeffs& coeffs, float* w, float* v,
   for (int64_t j = lo; j < hi; ++j) {
     const __m512 xn = _mm512_set1_ps(next_x[j]);
     for (int64_t i = 0; i < rows; i += 16) {
-      const __mmask16 m = rows - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (rows - i)) - 1u);
-      const __m512 s = _mm512_fmadd_ps(update_at(j, i, m), xn, _mm512_maskz_loadu_ps(m, sums + i));
-      _mm512_mask_storeu_ps(sums + i, m, s);
+      const __mmask16 m =
+          rows - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (rows - i)) - 1u);
+      const __m512 s0 = _mm512_maskz_loadu_ps(m, sums + i);
+      _mm512_mask_storeu_ps(sums + i, m, _mm512_fmadd_ps(update_at(j, i, m), xn, s0));
     }
     column_done(j);
   }
@@ -252,7 +253,6 @@ double update(const Coeffs& k, float* w, float* v, int64_t n, const Grad& grad) 
   return sq;
 }
 #endif
-
 
 #ifdef __AVX512F__
 double update_and_product(const Coeffs& k, float* w, float* v, const DeferredGrad& d, int64_t lo,
