@@ -133,6 +133,7 @@ class Dense final : public Layer<T> {
   T* arm_next_product(const T* next_x) override {
 #ifdef __AVX512F__
     if constexpr (std::is_same_v<T, float>) {
+      if (m_out > kColumnOrderMaxRows) return nullptr;  // its forward is Eigen's
       m_next_x = next_x;
       return m_next_sums.data();
     }
@@ -147,9 +148,9 @@ class Dense final : public Layer<T> {
 
  private:
   // y = W x at batch 1 by column parts (matvec_parts.h): each part's product into its own sums,
-  // then the parts added in order. For float with AVX-512 each sum is one FMA chain over the
-  // columns in order (column_panels.h), the order in which the optimizer can form the product
-  // while it updates the weights; elsewhere Eigen's.
+  // then the parts added in order. For float with AVX-512 and <= 256 rows each sum is one FMA
+  // chain over the columns in order (matvec_columns.h), the order in which the optimizer can
+  // form the product while it updates the weights; elsewhere Eigen's.
   void forward_one(const T* x, T* y) {
     if (m_next_x && std::memcmp(x, m_next_x, sizeof(T) * size_t(m_in)) == 0) {
       m_next_x = nullptr;  // formed by the optimizer's last step (arm_next_product)
@@ -161,7 +162,7 @@ class Dense final : public Layer<T> {
       T* const sums = m_part_sums.data() + p * m_out;
 #ifdef __AVX512F__
       if constexpr (std::is_same_v<T, float>)
-        return matvec_columns(this->m_w, m_out, lo, hi, x, sums);
+        if (m_out <= kColumnOrderMaxRows) return matvec_columns(this->m_w, m_out, lo, hi, x, sums);
 #endif
       if (lo == hi)
         MapV<T>(sums, m_out).setZero();

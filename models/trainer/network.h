@@ -85,7 +85,8 @@ class Network {
   // over them a step instead of two. The next batch-1 forward whose input equals next_x then
   // skips that product; the parameters must change only by that step in between. False (and
   // nothing asked) where the first layer with parameters is not such a dense layer (float with
-  // AVX-512 only). The values are those of the product computed apart.
+  // AVX-512, at most kColumnOrderMaxRows = 256 outputs). The values are those of the product
+  // computed apart.
   bool fuse_next_product(const T* next_x);
 
  private:

@@ -6,6 +6,7 @@
 
 #include "models/trainer/column_panels.h"
 #include "models/trainer/gemm.h"
+#include "models/trainer/matvec_columns.h"
 #include "models/trainer/matvec_parts.h"
 #include "models/trainer/prefetch.h"
 
@@ -124,43 +125,31 @@ void update_lanes(const Coeffs& coeffs, float* w, float* v, int64_t n, const Gra
 }
 
 // Batch 1, columns [lo, hi) of a deferred block that also asks for the next step's product
-// (d.next_x): each column updated as update() does, its new weights multiplied by next_x on the
-// way into `sums`, each sum one FMA chain over the columns in order as the forward's
-// (matvec_columns.h). Returns the squared norm, summed per column in order, as apart. Up to 256
-// rows the sums stay in registers (column_panels.h); above, each column's go through `sums`.
+// (d.next_x; at most kColumnOrderMaxRows rows): each column updated as update() does, its new
+// weights multiplied by next_x on the way into `sums` in registers, each sum one FMA chain over
+// the columns in order as the forward's (matvec_columns.h). Returns the squared norm, summed per
+// column in order, as apart.
 template <OptimizerKind kKind>
 double update_columns_and_product(const Coeffs& coeffs, float* w, float* v,
                                   const DeferredGrad& d, int64_t lo, int64_t hi, float* sums) {
+  if (d.rows > trainer_detail::kColumnOrderMaxRows) std::abort();  // arm_next_product refuses
   const LaneCoeffs k(coeffs);
   const int64_t rows = d.rows;  // locals: the stores through w could alias d's fields
-  const float *const dy = d.dy, *const x = d.x, *const next_x = d.next_x;
+  const float *const dy = d.dy, *const x = d.x;
   double total = 0;
   __m512 sq = _mm512_setzero_ps();
-  const auto column_done = [&](int64_t) {
-    total += double(_mm512_reduce_add_ps(sq));
-    sq = _mm512_setzero_ps();
-  };
-  const auto update_at = [&k, &sq, w, v, rows, dy, x](int64_t j, int64_t i, __mmask16 m) {
-    const int64_t at = j * rows + i;
-    const __m512 g = _mm512_mul_ps(_mm512_maskz_loadu_ps(m, dy + i), _mm512_set1_ps(x[j]));
-    return update_vector<kKind>(k, w + at, kKind == OptimizerKind::Sgd ? nullptr : v + at, m, g,
-                                sq);
-  };
-  if (rows <= 256) {
-    trainer_detail::one_column_panel(rows, lo, hi, next_x, sums, update_at, column_done);
-    return total;
-  }
-  std::fill(sums, sums + rows, 0.0f);
-  for (int64_t j = lo; j < hi; ++j) {
-    const __m512 xn = _mm512_set1_ps(next_x[j]);
-    for (int64_t i = 0; i < rows; i += 16) {
-      const __mmask16 m =
-          rows - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (rows - i)) - 1u);
-      const __m512 s0 = _mm512_maskz_loadu_ps(m, sums + i);
-      _mm512_mask_storeu_ps(sums + i, m, _mm512_fmadd_ps(update_at(j, i, m), xn, s0));
-    }
-    column_done(j);
-  }
+  trainer_detail::one_column_panel(
+      rows, lo, hi, d.next_x, sums,
+      [&k, &sq, w, v, rows, dy, x](int64_t j, int64_t i, __mmask16 m) {
+        const int64_t at = j * rows + i;
+        const __m512 g = _mm512_mul_ps(_mm512_maskz_loadu_ps(m, dy + i), _mm512_set1_ps(x[j]));
+        return update_vector<kKind>(k, w + at, kKind == OptimizerKind::Sgd ? nullptr : v + at, m,
+                                    g, sq);
+      },
+      [&](int64_t) {
+        total += double(_mm512_reduce_add_ps(sq));
+        sq = _mm512_setzero_ps();
+      });
   return total;
 }
 

@@ -26,7 +26,8 @@ namespace kp {
 // 2 (2026-12-03): dense layers at batches 2..24 sum their column parts (matvec_parts.h).
 // 3 (2026-12-04): 5 x 5 stride-1 convolutions over >= 8 channels by Winograd F(2x2, 5x5).
 // 4 (2026-12-04): ... by F(4x4, 5x5) (conv_winograd.h).
-// 5 (2026-12-04): dense layers at batch 1 multiply in column order (matvec_columns.h).
+// 5 (2026-12-04): dense layers of <= 256 rows multiply at batch 1 in column order
+//   (matvec_columns.h).
 constexpr int kTrainerNumerics = 5;
 
 struct TrialConfig {
