@@ -1,10 +1,10 @@
 #pragma once
-// The loop behind batch 1's product y = W x over columns [lo, hi) of a column-major W
-// (matvec_columns.h), shared by the dense layer's forward and the optimizer's update, which forms
-// the next step's product of the first layer while it writes the new weights: each y_i one FMA
-// chain over the columns in order, from zero. The rows go in panels of up to 16 vectors held in
-// registers across all the columns, so the values do not depend on the panel sizes, and at
-// <= 256 rows the walk over W is one contiguous stream. Internal to kp_trainer; AVX-512 only.
+// The loop behind batch 1's product y = W x over columns [lo, hi) of a column-major W of at most
+// 256 rows (matvec_columns.h), shared by the dense layer's forward and the optimizer's update,
+// which forms the next step's product of the first layer while it writes the new weights: each
+// y_i one FMA chain over the columns in order, from zero. All rows go in one panel of up to 16
+// vectors held in registers across the columns, so the walk over W is one contiguous stream.
+// Internal to kp_trainer; AVX-512 only.
 #ifdef __AVX512F__
 #include <immintrin.h>
 
@@ -41,30 +41,10 @@ inline void column_panel(int64_t r0, int64_t rows, int64_t lo, int64_t hi, const
   for (int q = 0; q < kVecs; ++q) _mm512_mask_storeu_ps(y + r0 + 16 * q, mask[q], acc[q]);
 }
 
-// y[0, rows) = sum over j in [lo, hi) of W[:, j] x[j] (y = 0 if lo == hi), W's vectors given by
-// vec as above, end_column(j) after each column of each panel. Panels of 16, 8, 4, 2, 1 vectors.
-template <class Vec, class EndColumn>
-void column_panel_sums(int64_t rows, int64_t lo, int64_t hi, const float* x, float* y, Vec&& vec,
-                       EndColumn&& end_column) {
-  for (int64_t r0 = 0; r0 < rows;) {
-    const int64_t vecs = (rows - r0 + 15) / 16;
-    if (vecs >= 16) {
-      column_panel<16>(r0, rows, lo, hi, x, y, vec, end_column), r0 += 256;
-    } else if (vecs >= 8) {
-      column_panel<8>(r0, rows, lo, hi, x, y, vec, end_column), r0 += 128;
-    } else if (vecs >= 4) {
-      column_panel<4>(r0, rows, lo, hi, x, y, vec, end_column), r0 += 64;
-    } else if (vecs >= 2) {
-      column_panel<2>(r0, rows, lo, hi, x, y, vec, end_column), r0 += 32;
-    } else {
-      column_panel<1>(r0, rows, lo, hi, x, y, vec, end_column), r0 += 16;
-    }
-  }
-}
-
-// The same in one panel, for rows <= 256: each column's vectors all visited between two
-// end_column calls (the update's squared norm is then summed per column as apart). The panel is
-// the next power of two vectors: at most half of it empty.
+// y[0, rows) = sum over j in [lo, hi) of W[:, j] x[j] (y = 0 if lo == hi) for rows <= 256, in
+// one panel: W's vectors given by vec, each column's all visited between two end_column calls
+// (the update's squared norm is then summed per column as apart). The panel is the next power of
+// two vectors: at most half of it empty.
 template <class Vec, class EndColumn>
 void one_column_panel(int64_t rows, int64_t lo, int64_t hi, const float* x, float* y, Vec&& vec,
                       EndColumn&& end_column) {

@@ -50,7 +50,10 @@ class Dense final : public Layer<T> {
     this->m_params = m_in * m_out + (m_bias ? m_out : 0);
     m_part_sums.resize(static_cast<size_t>(kMatVecParts * m_out *
                                            std::min(max_batch, kColumnPartsMaxBatch)));
-    m_next_sums.resize(static_cast<size_t>(kMatVecParts * m_out));
+#ifdef __AVX512F__
+    m_column_order = std::is_same_v<T, float> && m_out <= kColumnOrderMaxRows;
+#endif
+    if (m_column_order) m_next_sums.resize(static_cast<size_t>(kMatVecParts * m_out));
     m_ws->reserve(m_out, max_batch, m_in);  // forward
     m_ws->reserve(m_out, m_in, max_batch);  // weight gradient
     m_ws->reserve(m_in, max_batch, m_out);  // input gradient
@@ -131,14 +134,9 @@ class Dense final : public Layer<T> {
     if (m_relu_dx) relu_backward(x, dx, m_relu_dx, m_in * batch);
   }
   T* arm_next_product(const T* next_x) override {
-#ifdef __AVX512F__
-    if constexpr (std::is_same_v<T, float>) {
-      if (m_out > kColumnOrderMaxRows) return nullptr;  // its forward is Eigen's
-      m_next_x = next_x;
-      return m_next_sums.data();
-    }
-#endif
-    return nullptr;
+    if (!m_column_order) return nullptr;  // its forward is Eigen's
+    m_next_x = next_x;
+    return m_next_sums.data();
   }
   bool weight_matrix(int64_t* rows, int64_t* cols) const override {
     *rows = m_out;
@@ -160,10 +158,8 @@ class Dense final : public Layer<T> {
     WorkerPool* const pool = batch_one_pool(m_ws->pool(), m_in * m_out);
     for_matvec_parts(pool, m_in, m_out * m_in, [&](int p, int64_t lo, int64_t hi, int) {
       T* const sums = m_part_sums.data() + p * m_out;
-#ifdef __AVX512F__
       if constexpr (std::is_same_v<T, float>)
-        if (m_out <= kColumnOrderMaxRows) return matvec_columns(this->m_w, m_out, lo, hi, x, sums);
-#endif
+        if (m_column_order) return matvec_columns(this->m_w, m_out, lo, hi, x, sums);
       if (lo == hi)
         MapV<T>(sums, m_out).setZero();
       else
@@ -216,6 +212,9 @@ class Dense final : public Layer<T> {
   bool m_bias;
   GemmWorkspace* m_ws;
   AlignedVector<T> m_part_sums;  // batch 1: each column part's W x
+  // Batch 1's product in column order (float with AVX-512, <= kColumnOrderMaxRows rows), the
+  // only one the optimizer can form (arm_next_product); Eigen's otherwise.
+  bool m_column_order = false;
   AlignedVector<T> m_next_sums;  // the same, formed by the optimizer for the input m_next_x
   const T* m_next_x = nullptr;   // armed (arm_next_product) until a forward takes the sums
   T* m_relu_y = nullptr;   // the next layer's (a ReLU's) output, if fused

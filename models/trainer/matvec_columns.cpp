@@ -10,7 +10,8 @@ namespace kp::trainer_detail {
 void matvec_columns(const float* w, int64_t rows, int64_t lo, int64_t hi, const float* x,
                     float* y) {
 #ifdef __AVX512F__
-  column_panel_sums(
+  if (rows > kColumnOrderMaxRows) std::abort();  // the layers keep Eigen's product above
+  one_column_panel(
       rows, lo, hi, x, y,
       [w, rows](int64_t j, int64_t i, __mmask16 m) {
         return _mm512_maskz_loadu_ps(m, w + j * rows + i);

@@ -16,7 +16,8 @@ constexpr int64_t kColumnOrderMaxRows = 256;
 
 // y[0, rows) = sum over j in [lo, hi) of w[j * rows + i] * x[j] (zero if lo == hi), each y_i one
 // fused multiply-add chain over the columns in order, from zero: exactly
-// y_i = fma(w_i,hi-1, x_hi-1, ... fma(w_i,lo, x_lo, 0)). Aborts without AVX-512.
+// y_i = fma(w_i,hi-1, x_hi-1, ... fma(w_i,lo, x_lo, 0)). rows <= kColumnOrderMaxRows; aborts
+// above or without AVX-512.
 void matvec_columns(const float* w, int64_t rows, int64_t lo, int64_t hi, const float* x,
                     float* y);
 
