@@ -100,7 +100,7 @@ double Trainer::step() {
   if (m_cfg.batch == 1) {
     // The next sample now, so that the update can form the first layer's product for it while
     // it writes that layer's weights (Network::fuse_next_product): one pass over them a step,
-    // not two. MLP b=1 +28% on one thread (8 of 8 alternating bench pairs), +34% on two.
+    // not two. MLP b=1 +28% on one thread (7 of 8 alternating bench pairs), +34% on two.
     gather(m_data.train, draw(), 1, m_next_x.data(), &m_next_label);
     m_next_drawn = true;
     m_net.fuse_next_product(m_next_x.data());
