@@ -49,4 +49,11 @@ std::vector<int64_t> parse_int_list(const std::string& option, const std::string
   return out;
 }
 
+uint64_t seed_option(const po::variables_map& vm, uint64_t fallback) {
+  if (!vm.count("seed")) return fallback;
+  const int64_t seed = vm["seed"].as<int64_t>();
+  if (seed < 0) throw ConfigError("--seed", "expected an integer >= 0, got " + std::to_string(seed));
+  return static_cast<uint64_t>(seed);
+}
+
 }  // namespace kp

@@ -57,7 +57,7 @@ int run_curve(const Args& args) {
        "source is measure, else <workload>_curve.csv)")
       ("resume", "continue from the journal <out>.journal")
       ("jobs", po::value<int>()->default_value(1), "worker threads, one trial each")
-      ("seed", po::value<uint64_t>(), "seed of trial i is seed + i (default: step_curve.seed, else 1)")
+      ("seed", po::value<int64_t>(), "seed of trial i is seed + i (default: step_curve.seed, else 1)")
       ("no-prune", "train every trial to the target or budget (no early stop)")
       ("data", po::value<std::string>(), "folder of the IDX files (overrides dataset.path)");
   po::variables_map vm;
@@ -91,7 +91,7 @@ int run_curve(const Args& args) {
     else throw ConfigError("--order", "expected halton or effective_lr_desc, got \"" + o + "\"");
     custom = true;
   }
-  const uint64_t seed = vm.count("seed") ? vm["seed"].as<uint64_t>() : measured ? w.step_curve.seed : 1;
+  const uint64_t seed = seed_option(vm, measured ? w.step_curve.seed : 1);
   CurveSearchSpec s = curve_search_spec(w, protocol, seed, vm["jobs"].as<int>());
   set("target-error", s.base.target_error);
   set("max-steps", s.base.max_steps);

@@ -149,7 +149,7 @@ int run_fit(const Args& args) {
        "with --pollux: validation accuracy to reach (default: the best accuracy of the worst run)")
       ("format", po::value(&format), "text | json")
       ("bootstrap", po::value(&options.bootstrap_resamples), "bootstrap resamples (default 1000; 0 = none)")
-      ("seed", po::value(&options.seed), "bootstrap seed (default 1)")
+      ("seed", po::value<int64_t>(), "bootstrap seed (default 1)")
       ("write-curve", po::value(&write_curve), "write the per-batch curve that was fitted to this CSV");
   po::positional_options_description positional;
   positional.add("curve", 1);
@@ -165,6 +165,7 @@ int run_fit(const Args& args) {
     throw ConfigError("kneepoint fit", "--threshold applies to --pollux traces only");
   if (options.bootstrap_resamples < 0)
     throw ConfigError("kneepoint fit", "--bootstrap: expected an integer >= 0");
+  options.seed = seed_option(vm, options.seed);
 
   std::vector<CurvePoint> trials;
   PolluxInfo pollux;

@@ -85,7 +85,7 @@ int run_train(const Args& args) {
       ("steps", po::value<int64_t>(), "step budget (default: target.max_steps)")
       ("target-error", po::value<double>(), "target validation error (default: the workload's)")
       ("eval-every", po::value<int64_t>(), "steps between evaluations (default: the workload's)")
-      ("seed", po::value<uint64_t>()->default_value(1), "seed for initialisation and shuffling")
+      ("seed", po::value<int64_t>(), "seed for initialisation and shuffling (default 1)")
       ("data", po::value<std::string>(), "folder of the IDX files (overrides dataset.path)")
       ("format", po::value<std::string>()->default_value("text"), "text | json");
   po::variables_map vm;
@@ -105,11 +105,16 @@ int run_train(const Args& args) {
   if (vm.count("steps")) c.max_steps = vm["steps"].as<int64_t>();
   if (vm.count("target-error")) c.target_error = vm["target-error"].as<double>();
   if (vm.count("eval-every")) c.eval_every = vm["eval-every"].as<int64_t>();
-  c.seed = vm["seed"].as<uint64_t>();
+  c.seed = seed_option(vm, 1);
+  // Written so that NaN fails every range: the workload's own values passed the same ranges in
+  // parse_workload (target.validation_error in [0, 1]).
   if (c.batch < 1) throw ConfigError("--batch", "expected an integer >= 1");
-  if (!(c.optimizer.learning_rate > 0)) throw ConfigError("--lr", "expected a number > 0");
-  if (c.optimizer.momentum < 0 || c.optimizer.momentum >= 1)
+  if (!(c.optimizer.learning_rate > 0 && std::isfinite(c.optimizer.learning_rate)))
+    throw ConfigError("--lr", "expected a finite number > 0");
+  if (!(c.optimizer.momentum >= 0 && c.optimizer.momentum < 1))
     throw ConfigError("--momentum", "expected a number in [0, 1)");
+  if (!(c.target_error >= 0 && c.target_error <= 1))
+    throw ConfigError("--target-error", "expected a validation error in [0, 1]");
   if (c.max_steps < 1) throw ConfigError("--steps", "expected an integer >= 1");
   if (c.eval_every < 1) throw ConfigError("--eval-every", "expected an integer >= 1");
 

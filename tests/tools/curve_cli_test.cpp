@@ -146,6 +146,17 @@ TEST(CurveCli, BadOptionsExit2) {
   a.push_back("random");
   EXPECT_EQ(wait_exit(spawn(a, log)), 2);
   EXPECT_NE(slurp(log).find("--order"), std::string::npos) << slurp(log);
+  // A negative seed: Boost would read it into an unsigned seed as 2^64 - 1 and run.
+  a = args(dir() + "/bad.csv", 1);
+  a.push_back("--seed");
+  a.push_back("-1");
+  EXPECT_EQ(wait_exit(spawn(a, log)), 2);
+  EXPECT_NE(slurp(log).find("--seed: error: expected an integer >= 0"), std::string::npos)
+      << slurp(log);
+  // kneepoint fit's bootstrap seed alike (refused before the CSV is opened).
+  EXPECT_EQ(wait_exit(spawn({KP_CLI, "fit", dir() + "/bad.csv", "--seed", "-1"}, log)), 2);
+  EXPECT_NE(slurp(log).find("--seed: error: expected an integer >= 0"), std::string::npos)
+      << slurp(log);
 }
 
 }  // namespace
