@@ -22,6 +22,9 @@ void parse_optimizer(ConfigMap o, OptimizerSpec& opt) {
   opt.kind = static_cast<OptimizerKind>(o.choice("kind", {"sgd", "momentum", "nesterov"}));
   opt.learning_rate = o.number("learning_rate", 1e-8, 1e3);
   opt.momentum = o.number_or("momentum", 0.0, 0.999999, opt.kind == OptimizerKind::Sgd ? 0.0 : 0.9);
+  // Plain SGD has no velocity: a momentum there would be ignored, so it is refused.
+  if (opt.kind == OptimizerKind::Sgd && opt.momentum != 0)
+    o.error("momentum", "plain sgd has no momentum; use kind: momentum or nesterov, or momentum: 0");
   opt.weight_decay = o.number_or("weight_decay", 0.0, 1.0, 0.0);
   opt.schedule = static_cast<LrSchedule>(o.choice_or("schedule", {"constant", "linear_decay"}, 0));
   opt.final_lr_factor = o.number_or("final_lr_factor", 0.0, 1.0, 1.0);

@@ -115,6 +115,12 @@ int run_train(const Args& args) {
     throw ConfigError("--momentum", "expected a number in [0, 1)");
   if (!(c.target_error >= 0 && c.target_error <= 1))
     throw ConfigError("--target-error", "expected a validation error in [0, 1]");
+  if (c.optimizer.kind == OptimizerKind::Sgd) {
+    // The workload's momentum belongs to its own optimizer; one asked for here would be ignored.
+    if (vm.count("momentum") && c.optimizer.momentum != 0)
+      throw ConfigError("--momentum", "plain sgd has no momentum; use --optimizer momentum or nesterov");
+    c.optimizer.momentum = 0;
+  }
   if (c.max_steps < 1) throw ConfigError("--steps", "expected an integer >= 1");
   if (c.eval_every < 1) throw ConfigError("--eval-every", "expected an integer >= 1");
 

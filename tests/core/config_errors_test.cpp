@@ -280,6 +280,26 @@ TEST(ConfigErrors, WorkloadImpossibleShape) {
   }
 }
 
+TEST(ConfigErrors, WorkloadMomentumForPlainSgd) {
+  const std::string text =
+      "name: w\ninput: {channels: 1, height: 4, width: 4}\nclasses: 2\nnetwork:\n"
+      "  - {kind: flatten}\n  - {kind: dense, units: 2}\n  - {kind: softmax_cross_entropy}\n"
+      "dataset: {kind: none}\noptimizer: {kind: sgd, learning_rate: 0.1, momentum: 0.9}\n"
+      "target: {validation_error: 0.1}\nstep_curve: {source: law, n_inf: 10, alpha: 100}\n";
+  const std::string path = write_temp(text, "w3.yaml");
+  try {
+    parse_workload(ConfigDoc::load(path));
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ":9:54: error: optimizer.momentum: plain sgd has no "
+                                            "momentum; use kind: momentum or nesterov, or momentum: 0");
+  }
+  // momentum: 0 says the same as leaving it out.
+  std::string zero = text;
+  zero.replace(zero.find("momentum: 0.9"), 13, "momentum: 0");
+  EXPECT_EQ(parse_workload(ConfigDoc::load(write_temp(zero, "w4.yaml"))).optimizer.momentum, 0.0);
+}
+
 // Interconnect values a collective cannot run with (issue 4).
 TEST(ConfigErrors, InterconnectBucketChunksAndLinks) {
   EXPECT_EQ(hw_line(13, "  max_learners: 8\n  bucket: 0 MiB"),

@@ -75,7 +75,11 @@ SearchPoint search_point(const CurveSearchSpec& s, int trial) {
   const uint64_t index = static_cast<uint64_t>(trial) + 1;
   SearchPoint p;
   p.learning_rate = log_uniform(s.lr_min, s.lr_max, halton(index, 0));
-  p.momentum = 1.0 - log_uniform(s.one_minus_momentum_min, s.one_minus_momentum_max, halton(index, 1));
+  // Plain SGD has no momentum to tune (Shallue et al. tune the learning rate alone there).
+  p.momentum = s.base.optimizer.kind == OptimizerKind::Sgd
+                   ? 0.0
+                   : 1.0 - log_uniform(s.one_minus_momentum_min, s.one_minus_momentum_max,
+                                       halton(index, 1));
   return p;
 }
 

@@ -2,9 +2,9 @@
 // Measuring a step curve by Shallue et al. 2018's protocol ("Measuring the Effects of Data
 // Parallelism on Neural Network Training", arXiv 1811.03600): for every batch size, `trials`
 // quasi-random (Halton) settings of learning rate (log-uniform in [lr_min, lr_max]) and 1 - momentum
-// (log-uniform in [one_minus_momentum_min, one_minus_momentum_max]); each trial trains until the
-// validation error reaches the target or the step budget; a diverged trial is infeasible; the
-// batch size's steps-to-target is the minimum over its trials.
+// (log-uniform in [one_minus_momentum_min, one_minus_momentum_max]; momentum 0 for plain SGD);
+// each trial trains until the validation error reaches the target or the step budget; a diverged
+// trial is infeasible; the batch size's steps-to-target is the minimum over its trials.
 //
 // Contract:
 // - Pruning: the trials of a batch size run in a fixed order (trial_order(): Halton index, or

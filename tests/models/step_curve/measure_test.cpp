@@ -42,6 +42,18 @@ TEST(SearchPoint, LogUniformMapping) {
   EXPECT_NEAR(p1.momentum, 1.0 - std::pow(10.0, -3.0 + 4.0 / 3.0), 1e-15);
 }
 
+// Plain SGD ignores momentum, so a sampled one would only mislabel the trial (and reorder trials by
+// a false effective learning rate lr / (1 - momentum)): the learning rate alone is searched.
+TEST(SearchPoint, PlainSgdSearchesTheLearningRateAlone) {
+  CurveSearchSpec s;
+  s.lr_min = 1e-4, s.lr_max = 1.0;
+  s.base.optimizer.kind = OptimizerKind::Sgd;
+  const SearchPoint p0 = search_point(s, 0);
+  EXPECT_NEAR(p0.learning_rate, 1e-2, 1e-15);  // as for momentum methods
+  EXPECT_EQ(p0.momentum, 0.0);
+  EXPECT_EQ(search_point(s, 1).momentum, 0.0);
+}
+
 ResolvedNetwork tiny_mlp() { return test::tiny_mlp({1, 6, 6}, 16, 4); }
 
 const Dataset& data() {
