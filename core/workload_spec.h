@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/config_doc.h"
+#include "core/config_error.h"
 #include "core/network_spec.h"
 
 namespace kp {
@@ -22,6 +23,9 @@ struct DatasetSpec {
   std::string path;          // folder holding the IDX .gz files
   int64_t validation_size = 10000;  // held out from the end of the training set (Shallue et al.)
   int64_t train_size = 0;    // samples per epoch for `none` datasets (e.g. CIFAR-10: 50000)
+  // Where `kind` was written (message empty): a consumer that cannot use this kind, such as the
+  // trainer with `none`, reports its error there rather than at the file alone.
+  Diagnostic kind_at;
 };
 
 struct OptimizerSpec {

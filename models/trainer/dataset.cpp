@@ -107,8 +107,10 @@ Dataset load_workload_dataset(const WorkloadSpec& w, const std::string& data_ove
                               d.validation_size);
   if (d.kind == "synthetic")
     return make_synthetic_dataset(w.network.input, w.network.classes, 4096, 1024, seed);
-  throw ConfigError(w.source_file, "dataset.kind \"" + d.kind +
-                                       "\" has no data the trainer can read (use fashion_mnist or synthetic)");
+  Diagnostic at = d.kind_at;
+  if (at.origin.empty()) at = Diagnostic{w.source_file, 0, 0, "dataset.kind", ""};
+  at.message = "\"" + d.kind + "\" has no data the trainer can read (use fashion_mnist or synthetic)";
+  throw ConfigError({at});
 }
 
 void gather(const Split& s, const int64_t* idx, int64_t count, float* x, int32_t* labels) {

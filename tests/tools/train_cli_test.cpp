@@ -100,6 +100,16 @@ TEST(TrainCli, MissingDatasetFileIsExitTwoNamingTheFile) {
       << r.out;
 }
 
+// `none` is a valid dataset for the simulator, not for the trainer: the error points at the kind.
+TEST(TrainCli, DatasetWithoutDataIsExitTwoAtItsKind) {
+  const std::string w = write_workload("none", "dataset: {kind: none}\n");
+  const CliRun r = run("--workload " + w + " --batch 16 --lr 0.05");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find(w + ":13:17: error: dataset.kind: \"none\" has no data the trainer can read"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(TrainCli, BadOptimizerIsExitTwo) {
   const std::string w = write_workload("synthetic", "dataset: {kind: synthetic}\n");
   const CliRun r = run("--workload " + w + " --batch 16 --lr 0.05 --optimizer adam");
