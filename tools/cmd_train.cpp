@@ -126,13 +126,13 @@ int run_train(const Args& args) {
 
   const std::string data_dir = vm.count("data") ? vm["data"].as<std::string>() : "";
   const Dataset data = load_workload_dataset(w, data_dir, c.seed);
+  if (c.batch > data.train.n)
+    throw ConfigError("--batch", "expected at most the training split's " +
+                                     std::to_string(data.train.n) + " samples, got " +
+                                     std::to_string(c.batch));
   ResolvedNetwork net;
   try {
     net = resolve_network(w.network);
-    if (c.batch > data.train.n)
-      throw std::invalid_argument("--batch " + std::to_string(c.batch) +
-                                  " exceeds the training split (" + std::to_string(data.train.n) +
-                                  " samples)");
     const TrialResult r = train_trial(net, data, c);
     if (format == "json")
       print_json(std::cout, w.name, c, r);

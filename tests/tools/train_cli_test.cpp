@@ -140,6 +140,13 @@ TEST(TrainCli, OutOfRangeValuesAreExitTwoNamingTheOption) {
     EXPECT_NE(r.out.find(std::string(c.option) + ": error: "), std::string::npos)
         << c.args << "\n" << r.out;
   }
+  // A batch larger than the training split (the synthetic one has 4096 samples).
+  const CliRun big = run("--workload " + w + " --batch 4097 --lr 0.05 --steps 1");
+  EXPECT_EQ(big.exit_code, 2) << big.out;
+  EXPECT_NE(big.out.find("--batch: error: expected at most the training split's 4096 samples"),
+            std::string::npos)
+      << big.out;
+  EXPECT_EQ(run("--workload " + w + " --batch 4096 --lr 0.05 --steps 1").exit_code, 0);
   EXPECT_EQ(run(base + "--lr 0.05 --seed 0").exit_code, 0);  // the edges of the ranges pass
   EXPECT_EQ(run(base + "--lr 0.05 --momentum 0 --target-error 1").exit_code, 0);
 }
