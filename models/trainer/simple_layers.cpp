@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
+#include "models/trainer/max_pool_window.h"
 #include "models/trainer/relu_loops.h"
 #include "models/trainer/worker_pool.h"
 
@@ -105,9 +107,15 @@ class MaxPool final : public Layer<T>, public SampleStage<T> {
   }
   // One sample: xn its input, y and arg its outputs (y through the fused ReLU, if any).
   void forward_sample(const T* xn, T* y, int32_t* arg) const {
+    if constexpr (std::is_same_v<T, float>) {
+      if (m_vector_windows)
+        return max_pool_sample_f32({m_c, m_h, m_w_in, m_ho, m_wo, m_k, m_s, m_pt, m_pl}, xn,
+                                   m_relu_y != nullptr, y, arg);
+    }
     for (int64_t oh = 0; oh < m_ho; ++oh)
       for (int64_t ow = 0; ow < m_wo; ++ow, y += m_c, arg += m_c) {
         std::fill(y, y + m_c, -std::numeric_limits<T>::infinity());
+        bool first = true;  // where no input beats -inf, the first input is the argmax
         for (int64_t kh = 0; kh < m_k; ++kh) {
           const int64_t ih = oh * m_s - m_pt + kh;
           if (ih < 0 || ih >= m_h) continue;
@@ -115,6 +123,9 @@ class MaxPool final : public Layer<T>, public SampleStage<T> {
             const int64_t iw = ow * m_s - m_pl + kw;
             if (iw < 0 || iw >= m_w_in) continue;
             const int64_t off = (ih * m_w_in + iw) * m_c;
+            if (first)
+              for (int64_t c = 0; c < m_c; ++c) arg[c] = static_cast<int32_t>(off + c);
+            first = false;
             for (int64_t c = 0; c < m_c; ++c)
               if (xn[off + c] > y[c]) {
                 y[c] = xn[off + c];
@@ -131,6 +142,7 @@ class MaxPool final : public Layer<T>, public SampleStage<T> {
   WorkerPool* m_pool;
   std::vector<int32_t> m_arg;
   bool m_skip_forward = false, m_skip_backward = false;
+  const bool m_vector_windows = sgemm_available() && m_k * m_k <= kPoolWindowMax;
   T* m_relu_y = nullptr;  // the fused ReLU's output and output gradient, if fused
   const T* m_relu_dy = nullptr;
 };
