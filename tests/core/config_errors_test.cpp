@@ -247,21 +247,29 @@ TEST(ConfigErrors, SetOverrideUnknownKey) {
   EXPECT_THROW(doc.apply_override("novalue"), ConfigError);
 }
 
+// The error parse_workload() gives for `text` written to `name`, with `path` set to where it
+// was written; "" if it parsed.
+std::string workload_error(const std::string& text, const std::string& name, std::string& path) {
+  path = write_temp(text, name);
+  try {
+    parse_workload(ConfigDoc::load(path));
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 TEST(ConfigErrors, WorkloadUnknownLayerKindListsKnown) {
   const std::string text =
       "name: w\ninput: {channels: 1, height: 4, width: 4}\nclasses: 2\nnetwork:\n"
       "  - {kind: flaten}\n"
       "dataset: {kind: none}\noptimizer: {kind: sgd, learning_rate: 0.1}\ntarget: {validation_error: 0.1}\n"
       "step_curve: {source: law, n_inf: 10, alpha: 100}\n";
-  const std::string path = write_temp(text, "w.yaml");
-  try {
-    parse_workload(ConfigDoc::load(path));
-    FAIL();
-  } catch (const ConfigError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              path + ":5:12: error: network[0].kind: unknown layer kind \"flaten\" (known: dense, conv2d, maxpool, "
-                     "avgpool, global_avgpool, relu, batchnorm, flatten, softmax_cross_entropy, residual)");
-  }
+  std::string path;
+  const std::string error = workload_error(text, "w.yaml", path);
+  EXPECT_EQ(error, path + ":5:12: error: network[0].kind: unknown layer kind \"flaten\" (known: dense, conv2d, "
+                          "maxpool, avgpool, global_avgpool, relu, batchnorm, flatten, softmax_cross_entropy, "
+                          "residual)");
 }
 
 TEST(ConfigErrors, WorkloadImpossibleShape) {
@@ -270,14 +278,10 @@ TEST(ConfigErrors, WorkloadImpossibleShape) {
       "  - {kind: dense, units: 2, name: fc}\n"
       "dataset: {kind: none}\noptimizer: {kind: sgd, learning_rate: 0.1}\ntarget: {validation_error: 0.1}\n"
       "step_curve: {source: law, n_inf: 10, alpha: 100}\n";
-  const std::string path = write_temp(text, "w2.yaml");
-  try {
-    parse_workload(ConfigDoc::load(path));
-    FAIL();
-  } catch (const ConfigError& e) {
-    EXPECT_EQ(std::string(e.what()), path + ":5:3: error: network: layer \"fc\" (dense): input is 1x4x4, a dense "
-                                            "layer needs a flatten before it");
-  }
+  std::string path;
+  const std::string error = workload_error(text, "w2.yaml", path);
+  EXPECT_EQ(error, path + ":5:3: error: network: layer \"fc\" (dense): input is 1x4x4, a dense layer needs a "
+                          "flatten before it");
 }
 
 TEST(ConfigErrors, WorkloadMomentumForPlainSgd) {
@@ -286,14 +290,10 @@ TEST(ConfigErrors, WorkloadMomentumForPlainSgd) {
       "  - {kind: flatten}\n  - {kind: dense, units: 2}\n  - {kind: softmax_cross_entropy}\n"
       "dataset: {kind: none}\noptimizer: {kind: sgd, learning_rate: 0.1, momentum: 0.9}\n"
       "target: {validation_error: 0.1}\nstep_curve: {source: law, n_inf: 10, alpha: 100}\n";
-  const std::string path = write_temp(text, "w3.yaml");
-  try {
-    parse_workload(ConfigDoc::load(path));
-    FAIL();
-  } catch (const ConfigError& e) {
-    EXPECT_EQ(std::string(e.what()), path + ":9:54: error: optimizer.momentum: plain sgd has no "
-                                            "momentum; use kind: momentum or nesterov, or momentum: 0");
-  }
+  std::string path;
+  const std::string error = workload_error(text, "w3.yaml", path);
+  EXPECT_EQ(error, path + ":9:54: error: optimizer.momentum: plain sgd has no momentum; use kind: momentum or "
+                          "nesterov, or momentum: 0");
   // momentum: 0 says the same as leaving it out.
   std::string zero = text;
   zero.replace(zero.find("momentum: 0.9"), 13, "momentum: 0");
