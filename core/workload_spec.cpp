@@ -54,9 +54,13 @@ WorkloadSpec parse_workload(const ConfigDoc& doc) {
   ConfigMap d = root.map("dataset");
   static const char* dataset_kinds[] = {"fashion_mnist", "synthetic", "none"};
   w.dataset.kind = dataset_kinds[d.choice("kind", {"fashion_mnist", "synthetic", "none"})];
-  if (d.has("kind")) w.dataset.kind_at = doc.at(d.node()["kind"], d.dotted("kind"), "");
+  auto where = [&](const char* key) {
+    return d.has(key) ? doc.at(d.node()[key], d.dotted(key), "") : Diagnostic{};
+  };
+  w.dataset.kind_at = where("kind");
   w.dataset.path = d.text_or("path", "/usr/share/datasets/fashion-mnist");
   w.dataset.validation_size = d.integer_or("validation_size", 1, 10000);
+  w.dataset.validation_size_at = where("validation_size");
   w.dataset.train_size = d.integer_or("train_size", 1, 50000);
   d.check_unknown();
 

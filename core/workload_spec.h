@@ -23,9 +23,10 @@ struct DatasetSpec {
   std::string path;          // folder holding the IDX .gz files
   int64_t validation_size = 10000;  // held out from the end of the training set (Shallue et al.)
   int64_t train_size = 0;    // samples per epoch for `none` datasets (e.g. CIFAR-10: 50000)
-  // Where `kind` was written (message empty): a consumer that cannot use this kind, such as the
-  // trainer with `none`, reports its error there rather than at the file alone.
-  Diagnostic kind_at;
+  // Where `kind` and `validation_size` were written (message empty; origin empty where the key
+  // was left out): a consumer that finds one unusable, such as the trainer with `none` or with
+  // more validation images than the data has, reports its error there, not at the file alone.
+  Diagnostic kind_at, validation_size_at;
 };
 
 struct OptimizerSpec {

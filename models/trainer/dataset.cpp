@@ -34,16 +34,21 @@ Split make_split(const IdxArray& images, const IdxArray& labels, int64_t begin, 
 
 }  // namespace
 
-Dataset load_fashion_mnist(const std::string& dir, int64_t validation_size) {
+Dataset load_fashion_mnist(const std::string& dir, int64_t validation_size,
+                           const Diagnostic& validation_size_at) {
   const std::string p = dir.empty() || dir.back() == '/' ? dir : dir + "/";
   const std::string ti = p + "train-images-idx3-ubyte.gz", tl = p + "train-labels-idx1-ubyte.gz";
   const std::string vi = p + "t10k-images-idx3-ubyte.gz", vl = p + "t10k-labels-idx1-ubyte.gz";
   const IdxArray train_images = read_idx(ti), train_labels = read_idx(tl);
   const IdxArray test_images = read_idx(vi), test_labels = read_idx(vl);
   const int64_t n = train_images.dims.empty() ? 0 : train_images.dims[0];
-  if (validation_size < 0 || validation_size >= n)
-    throw ConfigError(ti, "validation_size " + std::to_string(validation_size) +
-                              " must be in [0, " + std::to_string(n) + ")");
+  if (validation_size < 0 || validation_size >= n) {
+    Diagnostic at = validation_size_at;
+    if (at.origin.empty()) at = Diagnostic{ti, 0, 0, "validation_size", ""};
+    at.message = "expected fewer than the " + std::to_string(n) + " training images of " + ti +
+                 ", got " + std::to_string(validation_size);
+    throw ConfigError({at});
+  }
   Dataset d;
   d.name = "fashion_mnist";
   d.classes = 10;
@@ -104,7 +109,7 @@ Dataset load_workload_dataset(const WorkloadSpec& w, const std::string& data_ove
     return load_fashion_mnist(!data_override.empty() ? data_override
                               : !d.path.empty()      ? d.path
                                                      : "/usr/share/datasets/fashion-mnist",
-                              d.validation_size);
+                              d.validation_size, d.validation_size_at);
   if (d.kind == "synthetic")
     return make_synthetic_dataset(w.network.input, w.network.classes, 4096, 1024, seed);
   Diagnostic at = d.kind_at;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config_error.h"
 #include "core/network_spec.h"
 #include "core/workload_spec.h"
 
@@ -34,7 +35,10 @@ void gather(const Split& split, const int64_t* idx, int64_t count, float* x, int
 // Fashion-MNIST from the four IDX .gz files in `dir`; the last `validation_size` training images
 // are held out as the validation split (Shallue et al. 2019). Pixels are standardised with the
 // training-set mean/std. Throws ConfigError naming the file if one is missing, truncated or corrupt.
-Dataset load_fashion_mnist(const std::string& dir, int64_t validation_size = 10000);
+// A validation_size outside [0, training images) is reported at `validation_size_at` (the YAML
+// key), or at the images file where that is empty.
+Dataset load_fashion_mnist(const std::string& dir, int64_t validation_size = 10000,
+                           const Diagnostic& validation_size_at = {});
 
 // A small learnable problem for unit tests: each class is a fixed random template plus noise.
 Dataset make_synthetic_dataset(Shape sample, int64_t classes, int64_t train, int64_t validation,

@@ -135,5 +135,27 @@ TEST(FashionMnist, MissingFolderNamesTheFile) {
   }
 }
 
+// A validation split as large as the training set, reported at the YAML key that asked for it
+// (line 2, column 20 of the value), or at the images file without a key.
+TEST(FashionMnist, ValidationSizeTooLargeIsReportedAtItsKey) {
+  const Diagnostic key{"w.yaml", 2, 20, "dataset.validation_size", ""};
+  const std::string images = std::string(KP_FMNIST_DIR) + "/train-images-idx3-ubyte.gz";
+  try {
+    load_fashion_mnist(KP_FMNIST_DIR, 60000, key);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), "w.yaml:2:20: error: dataset.validation_size: expected fewer "
+                                     "than the 60000 training images of " + images + ", got 60000");
+  }
+  try {
+    load_fashion_mnist(KP_FMNIST_DIR, 60000);
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(images + ": error: validation_size: expected fewer", 0), 0u)
+        << e.what();
+  }
+  EXPECT_EQ(load_fashion_mnist(KP_FMNIST_DIR, 59999, key).train.n, 1);  // the edge passes
+}
+
 }  // namespace
 }  // namespace kp
