@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <utility>
 
 #include "core/config_error.h"
 #include "models/trainer/idx_reader.h"
@@ -32,6 +33,15 @@ Split make_split(const IdxArray& images, const IdxArray& labels, int64_t begin, 
   return s;
 }
 
+// The error at a workload key's position (`at`, from the spec), or at `origin` with `key` where
+// the spec has none (the key was left out, or the caller passed no position).
+ConfigError error_at(Diagnostic at, const std::string& origin, const std::string& key,
+                     std::string message) {
+  if (at.origin.empty()) at = Diagnostic{origin, 0, 0, key, ""};
+  at.message = std::move(message);
+  return ConfigError({at});
+}
+
 }  // namespace
 
 Dataset load_fashion_mnist(const std::string& dir, int64_t validation_size,
@@ -43,11 +53,9 @@ Dataset load_fashion_mnist(const std::string& dir, int64_t validation_size,
   const IdxArray test_images = read_idx(vi), test_labels = read_idx(vl);
   const int64_t n = train_images.dims.empty() ? 0 : train_images.dims[0];
   if (validation_size < 0 || validation_size >= n) {
-    Diagnostic at = validation_size_at;
-    if (at.origin.empty()) at = Diagnostic{ti, 0, 0, "validation_size", ""};
-    at.message = "expected fewer than the " + std::to_string(n) + " training images of " + ti +
-                 ", got " + std::to_string(validation_size);
-    throw ConfigError({at});
+    throw error_at(validation_size_at, ti, "validation_size",
+                   "expected fewer than the " + std::to_string(n) + " training images of " + ti +
+                       ", got " + std::to_string(validation_size));
   }
   Dataset d;
   d.name = "fashion_mnist";
@@ -112,10 +120,8 @@ Dataset load_workload_dataset(const WorkloadSpec& w, const std::string& data_ove
                               d.validation_size, d.validation_size_at);
   if (d.kind == "synthetic")
     return make_synthetic_dataset(w.network.input, w.network.classes, 4096, 1024, seed);
-  Diagnostic at = d.kind_at;
-  if (at.origin.empty()) at = Diagnostic{w.source_file, 0, 0, "dataset.kind", ""};
-  at.message = "\"" + d.kind + "\" has no data the trainer can read (use fashion_mnist or synthetic)";
-  throw ConfigError({at});
+  throw error_at(d.kind_at, w.source_file, "dataset.kind",
+                 "\"" + d.kind + "\" has no data the trainer can read (use fashion_mnist or synthetic)");
 }
 
 void gather(const Split& s, const int64_t* idx, int64_t count, float* x, int32_t* labels) {
