@@ -46,7 +46,7 @@ long anon_huge_kb_at(const void* p) {
   bool inside = false;
   while (std::getline(smaps, line)) {
     unsigned long lo = 0, hi = 0;
-    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2 && line.find('-') < 17) {
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2) {  // a mapping's first line
       inside = addr >= lo && addr < hi;
     } else if (inside && line.rfind("AnonHugePages:", 0) == 0) {
       return std::stol(line.substr(14));
