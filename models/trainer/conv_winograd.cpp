@@ -163,7 +163,7 @@ void WinogradConv::input_transform(const float* x, Scratch& s) const {
       for (int i = 0; i < kAlpha; ++i)
         for (int j = 0; j < kAlpha; ++j)
           d[i][j] = _mm512_load_ps(src + (i * m_pw + j) * m_cp + c0);
-      winograd::sandwich(Transform::kBT, d, v);
+      winograd::sandwich<winograd::BtMap>(d, v);
       for (int64_t xi = 0; xi < kXi; ++xi)
         _mm512_store_ps(s.v.data() + xi * m_vs + t * m_cp + c0, v[xi / kAlpha][xi % kAlpha]);
     }
@@ -187,7 +187,7 @@ void WinogradConv::forward(const float* x, float* y, Scratch& s) const {
       __m512 mm[kAlpha][kAlpha], out[kTile][kTile];
       for (int64_t xi = 0; xi < kXi; ++xi)
         mm[xi / kAlpha][xi % kAlpha] = _mm512_load_ps(s.m.data() + xi * m_ms + t * m_fp + f0);
-      winograd::sandwich(Transform::kAT, mm, out);
+      winograd::sandwich<winograd::AtMap>(mm, out);
       const __mmask16 mask = lanes(m_f - f0);
       for (int a = 0; a < kTile; ++a)
         for (int b = 0; b < kTile; ++b)
@@ -213,7 +213,7 @@ void WinogradConv::backward(const float* x, const float* dy, float* du, bool acc
           g[a][b] = oy + a < m_ho && ox + b < m_wo
                         ? _mm512_maskz_loadu_ps(mask, dy + ((oy + a) * m_wo + ox + b) * m_f + f0)
                         : _mm512_setzero_ps();
-      winograd::sandwich(Transposed::kA, g, dm);
+      winograd::sandwich<winograd::AMap>(g, dm);
       for (int64_t xi = 0; xi < kXi; ++xi)
         _mm512_store_ps(s.m.data() + xi * m_ms + t * m_fp + f0, dm[xi / kAlpha][xi % kAlpha]);
     }
@@ -242,7 +242,7 @@ void WinogradConv::backward(const float* x, const float* dy, float* du, bool acc
       __m512 dv[kAlpha][kAlpha], dd[kAlpha][kAlpha];
       for (int64_t xi = 0; xi < kXi; ++xi)
         dv[xi / kAlpha][xi % kAlpha] = _mm512_load_ps(s.dv.data() + xi * m_vs + t * m_cp + c0);
-      winograd::sandwich(Transposed::kB, dv, dd);
+      winograd::sandwich<winograd::BMap>(dv, dd);
       for (int i = 0; i < kAlpha; ++i)
         for (int j = 0; j < kAlpha; ++j) {
           float* p = dst + (i * m_pw + j) * m_cp + c0;
