@@ -80,6 +80,8 @@ class CollectingSink final : public TileSink {
   void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t, int64_t ld,
             int part) override {
     ASSERT_GE(part, 0);
+    if (j0 != last_j0) ++column_runs;  // runs of consecutive tiles in one column tile
+    last_j0 = j0;
     for (int64_t j = 0; j < cols; ++j)
       for (int64_t i = 0; i < rows; ++i) {
         values[size_t(i0 + i + (j0 + j) * m_m)] = t[i + j * ld];
@@ -89,6 +91,7 @@ class CollectingSink final : public TileSink {
   int64_t m_m;
   std::vector<float> values;
   std::vector<int> hits;
+  int64_t last_j0 = -1, column_runs = 0;
 };
 
 // A (m x k), B (k x n) and a starting C, uniform in [-1, 1], drawn in that order.
@@ -142,6 +145,32 @@ TEST(Sgemm, SinkReceivesEveryTileOnceWithTheStoredValues) {
         ASSERT_EQ(sink.values[i], plain[i]) << "m " << m << " n " << n << " k " << k << " at " << i;
       }
     }
+}
+
+// With a packed B block larger than L2 (3072 x 128 and 2600 x 200 floats: 1.5 and 2 MiB), C's
+// rows are one row block (gemm.cpp, one_row_block_for_sink): the sink gets all row tiles of a
+// column tile in one run (ceil(n / 12) runs, where 128-row blocks would give two or three times
+// as many), with the stored product's values bit for bit.
+TEST(Sgemm, SinkOverALargeBTakesAllRowsOfAColumnTileAtOnce) {
+  if (!sgemm_available()) GTEST_SKIP() << "built without AVX-512";
+  const int64_t shapes[][3] = {{160, 3072, 128}, {300, 2600, 200}};
+  std::mt19937 rng(8);
+  for (const auto& s : shapes) {
+    const int64_t m = s[0], n = s[1], k = s[2];
+    const auto [a, b, c0] = random_operands(m, n, k, rng);
+    GemmWorkspace ws;
+    ws.reserve(m, n, k);
+    std::vector<float> plain = c0, scratch = c0;
+    sgemm(Trans::No, Trans::Yes, m, n, k, a.data(), m, b.data(), n, plain.data(), m, false, ws);
+    CollectingSink sink(m, n);
+    sgemm(Trans::No, Trans::Yes, m, n, k, a.data(), m, b.data(), n, scratch.data(), m, false, ws,
+          &sink);
+    EXPECT_EQ(sink.column_runs, (n + 11) / 12) << "m " << m << " n " << n;
+    for (size_t i = 0; i < plain.size(); ++i) {
+      ASSERT_EQ(sink.hits[i], 1) << "m " << m << " n " << n << " at " << i;
+      ASSERT_EQ(sink.values[i], plain[i]) << "m " << m << " n " << n << " at " << i;
+    }
+  }
 }
 
 // Split across a pool of threads (by columns, or by rows when C has few columns, or by depth
