@@ -35,17 +35,22 @@ constexpr int64_t kMcInPlaceB = 256, kInPlaceBMaxBytes = int64_t{1} << 20;
 constexpr int64_t kKc = kSgemmSingleBlockDepth, kMc = 128, kNc = 3072;
 static_assert(kKc == kSgemmSingleBlockDepth);
 
-// A product with a sink whose packed B block (KC x NC) exceeds L2 takes all of C's rows as one
-// row block when op(A)'s depth block fits in half of L2 (kSinkMaxAFloats): each B block is then
-// read from L3 once rather than once per MC rows, and the sink (the optimizer's fused update)
-// walks whole columns of the weights, not MC-row pieces of them. The Simple CNN's fc1 weight
-// gradient (1024 x 3136 x 128, B 1.5 MiB) had 8 row blocks: steps +1.8% and +2.7% on one
-// thread (faster in 20 of 30 in-process rounds, twice). With B within L2 (the MLP at b=1024,
-// 256 x 784 x 256) one block was 1.5% slower (old faster in 22 of 30), so the rule needs both.
+// A product with a sink takes all of C's rows as one row block when op(A)'s depth block fits in
+// half of L2 (kSinkMaxAFloats) and either the packed B block (KC x NC) exceeds L2 or the depth
+// is at most kSinkShallowDepth: each B block is then read once rather than once per MC rows, and
+// the sink (the optimizer's fused update) walks whole columns of the weights instead of sweeping
+// all of them once per MC-row piece, which at a shallow depth is most of the product's time.
+// The Simple CNN's fc1 weight gradient (1024 x 3136 x M) had 8 row blocks; whole steps on one
+// thread (in-process A/B rounds): M=2 +26% (20 of 20), 4 +19% (20/20), 16 +9.3% (20/20), 32
+// +4.2% (15/16), 64 +3.2% (14/16), 128 +1.8% and +2.7% (20 of 30, twice; B 1.5 MiB). With a
+// deep product whose B fits in L2 (the MLP at b=1024, 256 x 784 x 1024) one block was 1.5%
+// slower (old faster in 22 of 30); the MLP's other batches already read B in place as one block.
 constexpr int64_t kSinkMaxAFloats = int64_t{1} << 17;  // 512 KiB
+constexpr int64_t kSinkShallowDepth = 64;
 inline bool one_row_block_for_sink(int64_t m, int64_t n, int64_t kc) {
-  return round_up(std::min(n, kNc), kNrMax) * kc * int64_t{sizeof(float)} > kInPlaceBMaxBytes &&
-         round_up(m, kMr) * kc <= kSinkMaxAFloats;
+  const bool b_beyond_l2 =
+      round_up(std::min(n, kNc), kNrMax) * kc * int64_t{sizeof(float)} > kInPlaceBMaxBytes;
+  return (b_beyond_l2 || kc <= kSinkShallowDepth) && round_up(m, kMr) * kc <= kSinkMaxAFloats;
 }
 
 }  // namespace
@@ -61,9 +66,8 @@ void GemmWorkspace::reserve(int64_t m, int64_t n, int64_t k) {
   // 27 x 320, the last chunk of a convolution's samples), and every block is <= min(k, kKc).
   const int64_t kc = std::min(k, kKc);
   auto a = static_cast<size_t>(round_up(std::min(m, std::max(kMc, kMcInPlaceB)), kMr) * kc);
-  // A sink's one row block (any depth block of such a product is <= kc; see sgemm_blocked).
-  if (round_up(std::min(n, kNc), kNrMax) * kc * int64_t{sizeof(float)} > kInPlaceBMaxBytes)
-    a = std::max(a, static_cast<size_t>(std::min(round_up(m, kMr) * kc, kSinkMaxAFloats)));
+  // A sink's one row block (one_row_block_for_sink: a product's depth block is <= kc).
+  a = std::max(a, static_cast<size_t>(std::min(round_up(m, kMr) * kc, kSinkMaxAFloats)));
   const auto b = static_cast<size_t>(round_up(std::min(n, kNc), kNrMax) * kc);
   const auto parts = static_cast<int64_t>(m_parts.size());
   if (parts > 1 && split_by_depth(m, n, static_cast<int>(parts))) {  // a depth split's scratch

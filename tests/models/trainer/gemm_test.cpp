@@ -147,13 +147,19 @@ TEST(Sgemm, SinkReceivesEveryTileOnceWithTheStoredValues) {
     }
 }
 
-// With a packed B block larger than L2 (3072 x 128 and 2600 x 200 floats: 1.5 and 2 MiB), C's
-// rows are one row block (gemm.cpp, one_row_block_for_sink): the sink gets all row tiles of a
-// column tile in one run (ceil(n / 12) runs, where 128-row blocks would give two or three times
-// as many), with the stored product's values bit for bit.
-TEST(Sgemm, SinkOverALargeBTakesAllRowsOfAColumnTileAtOnce) {
+// C's rows are one row block for a sink when the packed B block is larger than L2 (3072 x 128
+// and 2600 x 200 floats: 1.5 and 2 MiB) or the depth is at most 64 (1024 x 500 x 16), op(A)'s
+// block fitting in half of L2 (gemm.cpp, one_row_block_for_sink): the sink then gets all row
+// tiles of a column tile in one run (ceil(n / 12) runs, where 128-row blocks give two to eight
+// times as many). Not for a deep product with B within L2 (300 x 784 x 256: B 0.8 MiB, three
+// row blocks). The values are the stored product's, bit for bit, either way.
+TEST(Sgemm, SinkGetsWholeColumnTilesWhenBExceedsL2OrTheDepthIsShallow) {
   if (!sgemm_available()) GTEST_SKIP() << "built without AVX-512";
-  const int64_t shapes[][3] = {{160, 3072, 128}, {300, 2600, 200}};
+  const int64_t shapes[][4] = {  // m, n, k, row blocks expected
+      {160, 3072, 128, 1},
+      {300, 2600, 200, 1},
+      {1024, 500, 16, 1},
+      {300, 784, 256, 3}};
   std::mt19937 rng(8);
   for (const auto& s : shapes) {
     const int64_t m = s[0], n = s[1], k = s[2];
@@ -165,7 +171,7 @@ TEST(Sgemm, SinkOverALargeBTakesAllRowsOfAColumnTileAtOnce) {
     CollectingSink sink(m, n);
     sgemm(Trans::No, Trans::Yes, m, n, k, a.data(), m, b.data(), n, scratch.data(), m, false, ws,
           &sink);
-    EXPECT_EQ(sink.column_runs, (n + 11) / 12) << "m " << m << " n " << n;
+    EXPECT_EQ(sink.column_runs, s[3] * ((n + 11) / 12)) << "m " << m << " n " << n << " k " << k;
     for (size_t i = 0; i < plain.size(); ++i) {
       ASSERT_EQ(sink.hits[i], 1) << "m " << m << " n " << n << " at " << i;
       ASSERT_EQ(sink.values[i], plain[i]) << "m " << m << " n " << n << " at " << i;
