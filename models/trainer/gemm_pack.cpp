@@ -65,6 +65,7 @@ void pack_b(Trans tb, const float* b, int64_t ldb, int64_t p0, int64_t kc, int64
   }
 }
 
+template void pack_b<4>(Trans, const float*, int64_t, int64_t, int64_t, int64_t, int64_t, float*);
 template void pack_b<8>(Trans, const float*, int64_t, int64_t, int64_t, int64_t, int64_t, float*);
 template void pack_b<12>(Trans, const float*, int64_t, int64_t, int64_t, int64_t, int64_t, float*);
 
