@@ -2,6 +2,7 @@
 
 #include "models/trainer/gemm_depth_loop.h"
 #include "models/trainer/gemm_pack.h"
+#include "models/trainer/gemm_streamed_a.h"
 #include "models/trainer/gemm_tiles.h"
 #include "models/trainer/worker_pool.h"
 
@@ -199,6 +200,13 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
       const bool acc = accumulate || pc > 0;
       TileSink* const last = pc + kc >= k ? sink : nullptr;
       if (!direct_b) pack_b<kNr>(tb, b, ldb, pc, kc, jc, nc, wb);
+      // A large A read in place streams by sub-blocks across all rows (gemm_streamed_a.h), its
+      // unused packing buffer holding the partial sums.
+      if (direct_a && streams_a(m, k, nc, kNr, ws.a_floats(part))) {
+        streamed_a_block<kNr>(m, nc, kc, a + pc * lda, lda, wb, wa, c + jc * ldc, ldc, acc, last,
+                              i_off, j_off + jc, part);
+        continue;
+      }
       for (int64_t ic = 0; ic < m; ic += mc_max) {
         const int64_t mc = std::min(mc_max, m - ic);
         if (direct_a) {  // A panel outer: read from memory once, again from L2 for the next jr
