@@ -21,7 +21,7 @@ constexpr int64_t kMaxTileCols = 14;  // 28 accumulators, two A registers and a 
 bool ImplicitConv::suits(const ResolvedLayer& l) {
 #ifdef __AVX512F__
   return sgemm_available() && l.spec.kind == LayerKind::Conv2d && l.spec.stride == 1 &&
-         l.in.c >= 8;
+         (l.in.c >= 8 || l.in.c == 1);
 #else
   (void)l;
   return false;

@@ -2,8 +2,8 @@
 // im2col's columns: every output equal bit for bit (the same FMA chains over the same depth
 // blocks). Shapes: the Simple CNN's conv2; outputs 16 and 30 pixels wide (tiles of 14 and a
 // narrower last one); filters not a multiple of 32 (masked rows); kernel rows crossing depth
-// blocks (7 x 7 x 20: runs of 140 floats, blocks of 245); runs of 27 floats; valid and same
-// padding.
+// blocks (7 x 7 x 20: runs of 140 floats, blocks of 245); runs of 27 floats; one channel (the
+// Simple CNN's conv1: runs of 5 floats); valid and same padding.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -71,6 +71,8 @@ TEST(ImplicitConv, SameValuesAsSgemmOverIm2colColumns) {
   expect_same_as_im2col({8, 9, 11}, 8, 1, Padding::Valid);     // 1 x 1, 11 wide (12 columns)
   expect_same_as_im2col({8, 6, 7}, 8, 4, Padding::Same);       // even kernel: uneven padding
   expect_same_as_im2col({9, 10, 10}, 16, 3, Padding::Same);    // kernel rows of 27 floats
+  expect_same_as_im2col({1, 28, 28}, 32, 5, Padding::Same);    // the Simple CNN's conv1
+  expect_same_as_im2col({1, 13, 17}, 7, 3, Padding::Valid);    // one channel, runs of 3 floats
 }
 
 }  // namespace
