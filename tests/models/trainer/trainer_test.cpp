@@ -84,9 +84,11 @@ TEST(Trainer, GradientNormHook) {
 // the plain path (gradient written, then a separate update): bit for bit above batch 1 (the same
 // float operations per parameter), up to float rounding at batch 1 (Eigen's outer product), and
 // the gradient norm up to the order of its sum.
-void check_fused_update_matches_the_plain_path(int64_t batch, bool expect_fused) {
-  const ResolvedNetwork net = small_cnn();
+void check_fused_update_matches_the_plain_path(int64_t batch, bool expect_fused,
+                                               const ResolvedNetwork& net = small_cnn(),
+                                               double learning_rate = 0) {
   TrialConfig c = config(8);
+  if (learning_rate > 0) c.optimizer.learning_rate = learning_rate;
   c.batch = batch;
   c.optimizer.weight_decay = 1e-3;
   Trainer t(net, data(), c);
@@ -118,6 +120,27 @@ TEST(Trainer, FusedUpdateMatchesThePlainPath) {
   check_fused_update_matches_the_plain_path(2, trainer_detail::sgemm_available());
   check_fused_update_matches_the_plain_path(16, trainer_detail::sgemm_available());
   check_fused_update_matches_the_plain_path(300, false);  // above kFusedMaxBatch (256)
+}
+
+// A dense layer of 1024 x 1024 weights (2^20: from memory, not cache) takes the update's paths
+// for large matrices: column by column at batches 2, 4 and 8 (optimizer.cpp,
+// update_by_columns), 4-column tiles at 16 and 24, 12-column tiles over all rows as one block at
+// 48 (gemm.cpp), and its forward at batches <= 24 streams the weights by sub-blocks
+// (gemm_streamed_a.h). Each must leave the parameters bit-identical to the plain path's. At a
+// tenth of the usual learning rate: this wide net fits the synthetic task within 20 steps
+// otherwise, its gradients sinking to subnormal floats.
+TEST(Trainer, FusedUpdateOfALargeMatrixMatchesThePlainPath) {
+  auto l = [](LayerKind k, int64_t n = 0) { return test::layer_spec(k, n); };
+  NetworkSpec s;
+  s.input = {1, 8, 8};
+  s.classes = 4;
+  s.layers = {l(LayerKind::Flatten),    l(LayerKind::Dense, 1024), l(LayerKind::Relu),
+              l(LayerKind::Dense, 1024), l(LayerKind::Relu),        l(LayerKind::Dense, 4),
+              l(LayerKind::SoftmaxCrossEntropy)};
+  const ResolvedNetwork net = resolve_network(s);
+  for (int64_t batch : {2, 4, 8, 16, 24, 48})
+    check_fused_update_matches_the_plain_path(batch, trainer_detail::sgemm_available(), net,
+                                              0.002);
 }
 
 // One trial on several threads (products split across them) computes the same floats as on
