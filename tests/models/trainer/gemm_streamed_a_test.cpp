@@ -16,25 +16,10 @@
 #include "models/trainer/gemm.h"
 #include "models/trainer/gemm_pack.h"
 #include "models/trainer/gemm_streamed_a.h"
+#include "tests/models/trainer/collecting_sink.h"
 
 namespace kp::trainer_detail {
 namespace {
-
-class MatrixSink final : public TileSink {
- public:
-  MatrixSink(int64_t m, int64_t n) : m_m(m), values(size_t(m * n)), hits(size_t(m * n)) {}
-  void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t, int64_t ld,
-            int) override {
-    for (int64_t j = 0; j < cols; ++j)
-      for (int64_t i = 0; i < rows; ++i) {
-        values[size_t(i0 + i + (j0 + j) * m_m)] = t[i + j * ld];
-        ++hits[size_t(i0 + i + (j0 + j) * m_m)];
-      }
-  }
-  int64_t m_m;
-  std::vector<float> values;
-  std::vector<int> hits;
-};
 
 TEST(SgemmStreamedA, IsOneFmaChainPerDepthBlockBitForBit) {
   if (!sgemm_available()) GTEST_SKIP() << "built without AVX-512";
@@ -69,7 +54,7 @@ TEST(SgemmStreamedA, IsOneFmaChainPerDepthBlockBitForBit) {
             }
           }
         sgemm(Trans::No, tb, m, n, k, a.data(), m, b.data(), ldb, got.data(), m, acc, ws);
-        MatrixSink sink(m, n);
+        test::CollectingSink sink(m, n);
         sgemm(Trans::No, tb, m, n, k, a.data(), m, b.data(), ldb, scratch.data(), m, acc, ws,
               &sink);
         for (size_t e = 0; e < want.size(); ++e) {

@@ -11,6 +11,7 @@
 
 #include "models/trainer/gemm.h"
 #include "models/trainer/worker_pool.h"
+#include "tests/models/trainer/collecting_sink.h"
 
 namespace kp::trainer_detail {
 namespace {
@@ -73,26 +74,7 @@ TEST(Sgemm, MatchesNaiveProductForEveryLayoutAndEdge) {
         for (bool acc : {false, true}) check({ta, tb, s[0], s[1], s[2], acc});
 }
 
-// Collects the tiles handed to a sink into a matrix and counts how often each element came.
-class CollectingSink final : public TileSink {
- public:
-  CollectingSink(int64_t m, int64_t n) : m_m(m), values(size_t(m * n)), hits(size_t(m * n)) {}
-  void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t, int64_t ld,
-            int part) override {
-    ASSERT_GE(part, 0);
-    if (j0 != last_j0) ++column_runs;  // runs of consecutive tiles in one column tile
-    last_j0 = j0;
-    for (int64_t j = 0; j < cols; ++j)
-      for (int64_t i = 0; i < rows; ++i) {
-        values[size_t(i0 + i + (j0 + j) * m_m)] = t[i + j * ld];
-        ++hits[size_t(i0 + i + (j0 + j) * m_m)];
-      }
-  }
-  int64_t m_m;
-  std::vector<float> values;
-  std::vector<int> hits;
-  int64_t last_j0 = -1, column_runs = 0;
-};
+using test::CollectingSink;
 
 // A (m x k), B (k x n) and a starting C, uniform in [-1, 1], drawn in that order.
 struct Operands {
@@ -106,6 +88,25 @@ Operands random_operands(int64_t m, int64_t n, int64_t k, std::mt19937& rng) {
   for (float& v : o.b) v = u(rng);
   for (float& v : o.c0) v = u(rng);
   return o;
+}
+
+// C (m x n) = A B^T (+ c0 if acc), A column-major m x k, B column-major n x k: stored
+// (`plain`) and, from the same c0, handed to a sink, with the same workspace.
+struct StoredAndSunk {
+  std::vector<float> plain;
+  CollectingSink sink;
+};
+StoredAndSunk stored_and_sunk(int64_t m, int64_t n, int64_t k, const std::vector<float>& a,
+                              const std::vector<float>& b, const std::vector<float>& c0,
+                              bool acc) {
+  GemmWorkspace ws;
+  ws.reserve(m, n, k);
+  StoredAndSunk r{c0, CollectingSink(m, n)};
+  std::vector<float> scratch = c0;
+  sgemm(Trans::No, Trans::Yes, m, n, k, a.data(), m, b.data(), n, r.plain.data(), m, acc, ws);
+  sgemm(Trans::No, Trans::Yes, m, n, k, a.data(), m, b.data(), n, scratch.data(), m, acc, ws,
+        &r.sink);
+  return r;
 }
 
 // `got` and the sink's tiles are the reference product `plain`, bit for bit, each element once.
@@ -133,13 +134,7 @@ TEST(Sgemm, SinkReceivesEveryTileOnceWithTheStoredValues) {
       for (float& v : a) v = u(rng);
       for (float& v : b) v = u(rng);
       for (float& v : c0) v = u(rng);
-      GemmWorkspace ws;
-      ws.reserve(m, n, k);
-      std::vector<float> plain = c0, scratch = c0;
-      sgemm(Trans::No, Trans::Yes, m, n, k, a.data(), m, b.data(), n, plain.data(), m, acc, ws);
-      CollectingSink sink(m, n);
-      sgemm(Trans::No, Trans::Yes, m, n, k, a.data(), m, b.data(), n, scratch.data(), m, acc, ws,
-            &sink);
+      const auto [plain, sink] = stored_and_sunk(m, n, k, a, b, c0, acc);
       for (size_t i = 0; i < plain.size(); ++i) {
         ASSERT_EQ(sink.hits[i], 1) << "m " << m << " n " << n << " k " << k << " at " << i;
         ASSERT_EQ(sink.values[i], plain[i]) << "m " << m << " n " << n << " k " << k << " at " << i;
@@ -166,13 +161,7 @@ TEST(Sgemm, SinkGetsWholeColumnTilesWhenBExceedsL2OrTheDepthIsShallow) {
   for (const auto& s : shapes) {
     const int64_t m = s[0], n = s[1], k = s[2];
     const auto [a, b, c0] = random_operands(m, n, k, rng);
-    GemmWorkspace ws;
-    ws.reserve(m, n, k);
-    std::vector<float> plain = c0, scratch = c0;
-    sgemm(Trans::No, Trans::Yes, m, n, k, a.data(), m, b.data(), n, plain.data(), m, false, ws);
-    CollectingSink sink(m, n);
-    sgemm(Trans::No, Trans::Yes, m, n, k, a.data(), m, b.data(), n, scratch.data(), m, false, ws,
-          &sink);
+    const auto [plain, sink] = stored_and_sunk(m, n, k, a, b, c0, false);
     EXPECT_EQ(sink.column_runs, s[3] * ((n + s[4] - 1) / s[4]))
         << "m " << m << " n " << n << " k " << k;
     for (size_t i = 0; i < plain.size(); ++i) {
