@@ -56,16 +56,20 @@ inline bool one_row_block_for_sink(int64_t m, int64_t n, int64_t kc) {
 }
 
 // A sink's product over a C of at least kSinkNarrowMinFloats (4 MiB: the weights and velocities
-// the update walks come from L3 or memory, not L2) at a depth of at most kSinkNarrowMaxDepth
-// runs on 32 x 4 register tiles: the update then walks 4 columns at once, not 12. A bare update
-// pass over 1024 x 3136 weights in tiles down the columns (both arrays, from memory) took 1.05
-// ms walking 1 column at a time, 1.39 ms for 4, 1.60 for 8 and 2.17 for 12. Simple CNN steps
-// on one thread, in-process A/B: M=2 +14% (19 of 20 rounds), 4 +17% (18/20), 16 +12% (20/20),
-// 32 +3.9% (12/16), 64 -2.0% (9/20); the MLP (weights from L2 and L3) lost 7% at b=4 and 10% at
-// b=16 with it, and stays on 12 columns (its C is 0.4 MiB a part).
+// the update walks come from L3 or memory, not L2) runs on narrower register tiles, so that the
+// update walks fewer columns at once: 32 x 4 at a depth of at most kSinkNarrowMaxDepth, 32 x 8
+// deeper (where a 4-column tile's loads of A would cost more than the walk saves). A bare
+// update pass over 1024 x 3136 weights in tiles down the columns (both arrays, from memory)
+// took 1.05 ms walking 1 column at a time, 1.39 ms for 4, 1.60 for 8 and 2.17 for 12. Simple
+// CNN steps on one thread, in-process A/B: 4 columns against 12 at M=2 +14% (19 of 20 rounds),
+// 4 +17% (18/20), 16 +12% (20/20), 32 +3.9% (12/16), 64 -2.0% (9/20); 8 against 12 at M=64
+// +2.1% (17/20), 128 +1.5% and +1.2% (26 and 28 of 30), 256 +0.6% (9/12). The MLP (weights
+// from L2 and L3) lost 7% at b=4 and 10% at b=16 on 4 columns, and keeps its tiles (its C is
+// 0.4 MiB a part). Returns the width, or 0 for the usual choice.
 constexpr int64_t kSinkNarrowMaxDepth = 32, kSinkNarrowMinFloats = int64_t{1} << 20;
-inline bool narrow_tiles_for_sink(bool sink, int64_t m, int64_t n, int64_t k) {
-  return sink && k <= kSinkNarrowMaxDepth && m * n >= kSinkNarrowMinFloats;
+inline int64_t sink_tile_width(bool sink, int64_t m, int64_t n, int64_t k) {
+  if (!sink || m * n < kSinkNarrowMinFloats) return 0;
+  return k <= kSinkNarrowMaxDepth ? 4 : 8;
 }
 
 }  // namespace
@@ -246,10 +250,11 @@ void sgemm_tiles(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const floa
                  int64_t j_off, int part) {
   // A 32 x 8 tile when n is small and 8 divides it better than 12 (batch 16: 16 columns, not
   // 24 with a third of the FMAs on padding); 32 x 12 otherwise (more FMAs per byte of A from L2).
-  if (narrow_tiles_for_sink(sink != nullptr, m, n, k))
+  const int64_t sink_nr = sink_tile_width(sink != nullptr, m, n, k);
+  if (sink_nr == 4)
     sgemm_blocked<4>(ta, tb, m, n, k, a, lda, pa, b, ldb, c, ldc, accumulate, ws, sink, i_off,
                      j_off, part);
-  else if (n < kSmallN && round_up(n, 8) < round_up(n, 12))
+  else if (sink_nr == 8 || (n < kSmallN && round_up(n, 8) < round_up(n, 12)))
     sgemm_blocked<8>(ta, tb, m, n, k, a, lda, pa, b, ldb, c, ldc, accumulate, ws, sink, i_off,
                      j_off, part);
   else

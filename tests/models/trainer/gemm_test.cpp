@@ -147,8 +147,9 @@ TEST(Sgemm, SinkReceivesEveryTileOnceWithTheStoredValues) {
 // block fitting in half of L2 (gemm.cpp, one_row_block_for_sink): the sink then gets all row
 // tiles of a column tile in one run (ceil(n / 12) runs, where 128-row blocks give two to eight
 // times as many). Not for a deep product with B within L2 (300 x 784 x 256: B 0.8 MiB, three
-// row blocks). A C of >= 2^20 floats at a depth of at most 32 (1024 x 1100 x 8) goes in tiles
-// of 4 columns (narrow_tiles_for_sink). The values are the stored product's, bit for bit.
+// row blocks). A C of >= 2^20 floats goes in tiles of 4 columns at a depth of at most 32 (1024 x
+// 1100 x 8), of 8 deeper (1024 x 1100 x 40; gemm.cpp, sink_tile_width). The values are the
+// stored product's, bit for bit.
 TEST(Sgemm, SinkGetsWholeColumnTilesWhenBExceedsL2OrTheDepthIsShallow) {
   if (!sgemm_available()) GTEST_SKIP() << "built without AVX-512";
   const int64_t shapes[][5] = {  // m, n, k, row blocks and tile width expected
@@ -156,7 +157,8 @@ TEST(Sgemm, SinkGetsWholeColumnTilesWhenBExceedsL2OrTheDepthIsShallow) {
       {300, 2600, 200, 1, 12},
       {1024, 500, 16, 1, 12},
       {300, 784, 256, 3, 12},
-      {1024, 1100, 8, 1, 4}};
+      {1024, 1100, 8, 1, 4},
+      {1024, 1100, 40, 1, 8}};
   std::mt19937 rng(8);
   for (const auto& s : shapes) {
     const int64_t m = s[0], n = s[1], k = s[2];
