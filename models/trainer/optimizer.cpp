@@ -207,7 +207,7 @@ double update_gemm_parts(const Coeffs& k, float* w, float* v, const DeferredGrad
 // A matrix of >= 2^20 weights at a batch whose dy fits in L1 (32 KiB: 1024 rows x 8 samples)
 // is updated column by column, each column's gradient formed from dy (BatchOuterGrad) on the
 // way: the weights and velocities stream from memory in order, as at batch 1, where the GEMM's
-// tiles walk 4 or 12 columns at once. Simple CNN fc1 (1024 x 3136), steps on one thread,
+// tiles walk 4 columns at once (gemm.cpp, sink_tile_width). Simple CNN fc1 (1024 x 3136), steps on one thread,
 // in-process A/B against the tiles: M=2 +39%, 4 +16% (20 of 20 rounds each), 8 +6% (17/20);
 // 16 (dy 64 KiB, read from L2 for every column) -17%. The same values; the squared norm is
 // summed per column, as at batch 1.
