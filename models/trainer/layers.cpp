@@ -12,6 +12,7 @@
 #include "models/trainer/aligned_vector.h"
 #include "models/trainer/batch_norm.h"
 #include "models/trainer/conv2d.h"
+#include "models/trainer/dense_columns.h"
 #include "models/trainer/layer_gemm.h"
 #include "models/trainer/matvec_columns.h"
 #include "models/trainer/matvec_parts.h"
@@ -181,7 +182,16 @@ class Dense final : public Layer<T> {
   // dx = W^T dy at small batches, each part's columns of W giving its rows of dx (masked by the
   // fused ReLU in the product's epilogue): the same values as the whole product.
   void input_grad_parts(const float* x, const float* dy, float* dx, int64_t batch) {
+    const bool by_columns = input_grad_by_columns(m_out, m_in, batch);
     for_matvec_parts(m_ws->pool(), m_in, m_out * m_in, [&](int, int64_t lo, int64_t hi, int t) {
+      if (by_columns) {
+        input_grad_columns(this->m_w, m_out, lo, hi, dy, batch, dx, m_in);
+        if (m_relu_dx)
+          for (int64_t s = 0; s < batch; ++s)
+            relu_backward(x + s * m_in + lo, dx + s * m_in + lo, m_relu_dx + s * m_in + lo,
+                          hi - lo);
+        return;
+      }
       const float* w = this->m_w + lo * m_out;
       if (!m_relu_dx)
         return sgemm(Trans::Yes, Trans::No, hi - lo, batch, m_out, w, m_out, dy, m_out, dx + lo,
