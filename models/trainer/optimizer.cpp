@@ -167,7 +167,8 @@ class UpdateSink final : public trainer_detail::TileSink {
                           sq);
     }
     // The tile's squares summed in float lanes (<= 24 terms each), then in double: summed in the
-    // lanes over all tiles, the 3.2M terms of the Simple CNN's fc1 (~2^16 a lane) erred by ~1e-5.
+    // lanes over all tiles (2^16 terms a lane for 2^20 weights), a 1024 x 1024 layer's squared
+    // norm erred by up to 1.2e-5 relative (FusedUpdateOfALargeMatrixMatchesThePlainPath).
     m_sq[part].s += double(_mm512_reduce_add_ps(sq));
   }
   bool order_free() const override { return false; }
