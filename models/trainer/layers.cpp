@@ -180,7 +180,9 @@ class Dense final : public Layer<T> {
     add_matvec_parts(sums, matvec_parts(m_out * m_in), size, y);
   }
   // dx = W^T dy at small batches, each part's columns of W giving its rows of dx (masked by the
-  // fused ReLU in the product's epilogue): the same values as the whole product.
+  // fused ReLU in the product's epilogue): the same values as the whole product. A large layer
+  // at batches 2-6 goes by dot products of W's columns instead (dense_columns.h), whose sums
+  // differ from the product's in the last bits.
   void input_grad_parts(const float* x, const float* dy, float* dx, int64_t batch) {
     const bool by_columns = input_grad_by_columns(m_out, m_in, batch);
     for_matvec_parts(m_ws->pool(), m_in, m_out * m_in, [&](int, int64_t lo, int64_t hi, int t) {
