@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "models/trainer/gemm.h"
+#include "models/trainer/gemm_pack.h"
 
 #ifdef __AVX512F__
 // GCC 12's own intrinsics (_mm512_undefined_ps inside the masked loads) trip -Wuninitialized.
@@ -39,7 +40,7 @@ void columns(const float* w, int64_t rows, int64_t lo, int64_t hi, const float* 
       }
     }
     for (; i < rows; i += 16) {  // a tail of 1-31 rows, in the even chain
-      const __mmask16 m = rows - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (rows - i)) - 1u);
+      const __mmask16 m = lanes(rows - i);
       const __m512 w0 = _mm512_maskz_loadu_ps(m, wj + i);
       for (int s = 0; s < kB; ++s)
         even[s] = _mm512_fmadd_ps(w0, _mm512_maskz_loadu_ps(m, dy + i + s * rows), even[s]);
