@@ -158,23 +158,23 @@ int main(int argc, char** argv) {
   print_load("before");
   // FLOP per sample of one update in its products: forward 2*P, weight gradients 2*P, input
   // gradients 2*P except the first layer's (P = multiply-adds of the weight layers; conv1 as
-  // im2col GEMMs; conv2 by Winograd F(m x m, 5x5), m = WinogradConv::kTile: (m + 4)^2 points x
-  // ceil(14 / m)^2 tiles x 32 x 64 where the direct product has 196 pixels x 800 x 64; the
+  // im2col GEMMs; conv2 by Winograd F(m x m, 5x5), m = WinogradConv::tile_side(14, 14):
+  // (m + 4)^2 points x ceil(14 / m)^2 tiles x 32 x 64 where the direct product has 196 pixels x 800 x 64; the
   // transforms' adds not counted).
   constexpr double kMlpFlop = 2.0 * (784 * 256 + 256 * 256 + 256 * 10) * 2 +
                               2.0 * (256 * 256 + 256 * 10);
   constexpr double kCnnRest = 2.0 * (784 * 25 * 32) * 2 + 2.0 * (3136 * 1024 + 1024 * 10) * 3;
-  constexpr int64_t kTile = kp::trainer_detail::WinogradConv::kTile;
-  constexpr int64_t kPoints = (kTile + 4) * (kTile + 4), kTilesAcross = (14 + kTile - 1) / kTile;
-  constexpr double kCnnFlop =
-      kCnnRest + 2.0 * double(kPoints * kTilesAcross * kTilesAcross * 32 * 64) * 3;
+  const int64_t tile = kp::trainer_detail::WinogradConv::tile_side(14, 14);
+  const int64_t points = (tile + 4) * (tile + 4), tiles_across = (14 + tile - 1) / tile;
+  const double cnn_flop =
+      kCnnRest + 2.0 * double(points * tiles_across * tiles_across * 32 * 64) * 3;
   constexpr double kCnnDirectFlop = kCnnRest + 2.0 * (196 * 800 * 64) * 3;
   const double peak = fma_peak_gflops();
   std::printf("one core's FMA peak %.0f GFLOP/s: at most %.0f MLP or %.0f Simple-CNN samples/s "
               "per core (%.2f / %.1f MFLOP per sample; %.1f with direct convolutions: at most "
               "%.0f samples/s)\n",
-              peak, peak * 1e9 / kMlpFlop, peak * 1e9 / kCnnFlop, kMlpFlop * 1e-6,
-              kCnnFlop * 1e-6, kCnnDirectFlop * 1e-6, peak * 1e9 / kCnnDirectFlop);
+              peak, peak * 1e9 / kMlpFlop, peak * 1e9 / cnn_flop, kMlpFlop * 1e-6,
+              cnn_flop * 1e-6, kCnnDirectFlop * 1e-6, peak * 1e9 / kCnnDirectFlop);
   std::printf("(%%peak: samples/s by CPU time, or by wall for a multi-threaded trial, times FLOP per "
               "sample, over the peak of the cores used)\n");
   std::printf("%-4s %6s %12s %12s %10s %8s %8s %10s %10s %6s %6s\n", "net", "batch", "samples/s",
@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
     if (only && label(c) != only) continue;
     const Rate r = samples_per_s(*c.net, data, c.batch, min_s, threads, trial_threads);
     const double cpu = trial_threads == 1 ? r.cpu : 0.0;
-    const double flop = c.net == &mlp ? kMlpFlop : kCnnFlop;
+    const double flop = c.net == &mlp ? kMlpFlop : cnn_flop;
     const double used = trial_threads == 1 ? cpu : r.wall;
     const double pct = peak > 0 ? 100.0 * used * flop / (peak * 1e9 * threads * trial_threads) : 0;
     std::printf("%-4s %6lld %12.0f %12.0f %10.0f %8.2f %8.2f %10.4f %10.4f %6.2f %6.1f\n",

@@ -125,7 +125,7 @@ class Conv2d final : public Layer<T> {
   void init_winograd(const ResolvedLayer& l, int64_t max_batch) {
     if constexpr (std::is_same_v<T, float>) {
       m_chunk = 1;
-      m_wino.emplace(l);
+      m_wino = WinogradConv::make(l);
       for (size_t i = 0; i < m_cols.size(); ++i) m_scratch.push_back(m_wino->make_scratch());
       const int64_t nu = m_wino->du_floats() + (m_bias ? m_f : 0);
       m_du.assign(static_cast<size_t>(nu), 0.0f);
@@ -285,7 +285,7 @@ class Conv2d final : public Layer<T> {
   std::vector<AlignedVector<T>> m_out;  // with m_next: the chunk's output (and its gradient)
   std::optional<ImplicitConv> m_implicit;  // the forward without im2col (conv_gemm.h), if it suits
   std::vector<AlignedVector<float>> m_padded;  // per column buffer: a padded sample, zero border
-  std::optional<WinogradConv> m_wino;  // in place of im2col (conv_winograd.h), if it suits
+  std::unique_ptr<WinogradConv> m_wino;  // in place of im2col (conv_winograd.h), if it suits
   std::vector<WinogradConv::Scratch> m_scratch;  // with m_wino: per column buffer
   AlignedVector<float> m_du;  // with m_wino: the transformed weight gradient, then the bias's
 };

@@ -231,5 +231,16 @@ __attribute__((always_inline)) inline void sandwich(const __m512 (&in)[Map::kIn]
   for (int i = 0; i < Map::kOut; ++i) Map::apply(tmp[i], out[i]);
 }
 
+// A tile size's matrices and its four hot maps, as WinogradTiles<> takes them.
+template <class F, class BtM, class BM, class AtM, class AM>
+struct Scheme {
+  using Matrices = F;
+  using Bt = BtM;
+  using B = BM;
+  using At = AtM;
+  using A = AM;
+};
+using F4Scheme = Scheme<F4x4, BtMap, BMap, AtMap, AMap>;
+
 }  // namespace kp::trainer_detail::winograd
 #endif

@@ -1,7 +1,8 @@
-// The factored F(4x4, 5x5) transforms (winograd_transforms.h) against their matrices. Each map is
+// The factored F(4x4, 5x5) transforms (winograd_transforms.h) and F(5x5, 5x5)'s generic paired
+// ones (winograd_f5.h) against their matrices. Each map is
 // linear, so its value on every unit vector pins it down: lane l of the input is e_(l mod K),
 // and with one nonzero input every operation adds zeros to a single exact product (the entries
-// are small multiples of 1/8), so each output lane must equal its matrix entry bit for bit. The
+// are small multiples of 1/16), so each output lane must equal its matrix entry bit for bit. The
 // two-sided sandwich is then checked on random tiles against the row-by-row dot() form, which
 // adds the same terms in another order: within 1e-6 of the terms' magnitudes (B^T's absolute
 // row sums are at most 15).
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <random>
 
+#include "models/trainer/winograd_f5.h"
 #include "models/trainer/winograd_transforms.h"
 
 namespace kp {
@@ -76,6 +78,22 @@ TEST(WinogradTransforms, FastTransformsEqualTheirMatrices) {
   expect_sandwich_near<BMap>(T::kB, "B dV B^T");
   expect_sandwich_near<AtMap>(F4x4::kAT, "A^T M A");
   expect_sandwich_near<AMap>(T::kA, "A dY A^T");
+#else
+  GTEST_SKIP() << "built without AVX-512";
+#endif
+}
+
+TEST(WinogradTransforms, PairedF5TransformsEqualTheirMatrices) {
+#ifdef __AVX512F__
+  using T = Transposes<F5x5>;
+  expect_map_is<F5BtMap>(F5x5::kBT, "F5 B^T");
+  expect_map_is<F5BMap>(T::kB, "F5 B");
+  expect_map_is<F5AtMap>(F5x5::kAT, "F5 A^T");
+  expect_map_is<F5AMap>(T::kA, "F5 A");
+  expect_sandwich_near<F5BtMap>(F5x5::kBT, "F5 B^T d B");
+  expect_sandwich_near<F5BMap>(T::kB, "F5 B dV B^T");
+  expect_sandwich_near<F5AtMap>(F5x5::kAT, "F5 A^T M A");
+  expect_sandwich_near<F5AMap>(T::kA, "F5 A dY A^T");
 #else
   GTEST_SKIP() << "built without AVX-512";
 #endif
