@@ -21,6 +21,12 @@ namespace kp::trainer_detail {
 
 namespace {
 
+// Samples per Winograd call (conv_winograd.h): their tiles share each product, so that the
+// transformed weights, their transpose and the transformed weight gradient (2 MB for the Simple
+// CNN's conv2 with 5 x 5 tiles, beyond L2) stream from L3 once per two samples, and the weight
+// gradient's products run 18 depth steps instead of 9.
+constexpr int64_t kWinogradSamples = 2;
+
 // im2col + GEMM, in chunks of samples so the column buffer stays cache-sized for any batch: at
 // most 2^18 floats (1 MiB, or one sample if larger), half of the Xeon's 2 MiB L2, which leaves
 // room for the GEMM's packed panels. With 4 MiB chunks the buffer went to L3 and back: Simple
@@ -119,44 +125,46 @@ class Conv2d final : public Layer<T> {
   }
 
  private:
-  // Winograd in place of im2col and the product: one sample a chunk, so that the
-  // weight gradient is added sample by sample in order on any number of threads.
+  // Winograd in place of im2col and the product: kWinogradSamples samples a chunk, so that the
+  // weight gradient is added chunk by chunk in order on any number of threads.
   // Simple CNN, conv2: see conv_winograd.h.
   void init_winograd(const ResolvedLayer& l, int64_t max_batch) {
     if constexpr (std::is_same_v<T, float>) {
-      m_chunk = 1;
-      m_wino = WinogradConv::make(l);
+      m_chunk = std::min<int64_t>(kWinogradSamples, std::max<int64_t>(max_batch, 1));
+      m_wino = WinogradConv::make(l, m_chunk);
       for (size_t i = 0; i < m_cols.size(); ++i) m_scratch.push_back(m_wino->make_scratch());
       const int64_t nu = m_wino->du_floats() + (m_bias ? m_f : 0);
       m_du.assign(static_cast<size_t>(nu), 0.0f);
-      if (m_by_samples) m_sum.reserve(nu, m_threads, std::max<int64_t>(max_batch, 1));
+      if (m_by_samples) m_sum.reserve(nu, m_threads, ceil_div(std::max<int64_t>(max_batch, 1), m_chunk));
     }
   }
-  // The backward by Winograd: each sample's weight gradient (transformed) and bias gradient
-  // added in sample order, on one thread or by samples on several (as backward_by_samples()),
+  // The backward by Winograd: each chunk's weight gradient (transformed) and bias gradient
+  // added in chunk order, on one thread or by chunks on several (as backward_by_samples()),
   // then transformed back once.
   void backward_winograd(const T* x, const T* dy, T* dx, int64_t batch) {
     if constexpr (std::is_same_v<T, float>) {
-      const int64_t nu = m_wino->du_floats();
-      if (by_samples(batch) && m_sum.reserved()) {
+      const int64_t nu = m_wino->du_floats(), chunks = ceil_div(batch, m_chunk);
+      if (by_samples(chunks) && m_sum.reserved()) {
         std::fill(m_du.begin() + nu, m_du.end(), 0.0f);
-        m_sum.run(m_ws->pool(), batch, nu, m_du.data(), [&](int64_t c, int part, float* g) {
-          winograd_sample(x, dy, dx, c, part, g, false);
+        m_sum.run(m_ws->pool(), chunks, nu, m_du.data(), [&](int64_t c, int part, float* g) {
+          winograd_chunk(x, dy, dx, c, batch, part, g, false);
         });
         if (m_bias) std::copy(m_du.begin() + nu, m_du.end(), this->m_dw + m_f * m_kk);
       } else {
-        for (int64_t c = 0; c < batch; ++c) winograd_sample(x, dy, dx, c, -1, m_du.data(), c > 0);
+        for (int64_t c = 0; c < chunks; ++c)
+          winograd_chunk(x, dy, dx, c, batch, -1, m_du.data(), c > 0);
       }
       m_wino->weight_grad(m_du.data(), this->m_dw);
     }
   }
-  // Sample n's gradients: its transformed weight gradient into du (added if acc), its bias
+  // Chunk c's gradients: its transformed weight gradient into du (added if acc), its bias
   // gradient (a part's own after du, else added into dW's), and its dx.
-  void winograd_sample(const float* x, const float* dy, float* dx, int64_t n, int part,
-                       float* du, bool acc) {
-    const int64_t in = m_c * m_h * m_w_in, q = m_ho * m_wo;
-    const float* dyc = output_grad(dy, n, 1, part);
-    m_wino->backward(x + n * in, dyc, du, acc, dx ? dx + n * in : nullptr,
+  void winograd_chunk(const float* x, const float* dy, float* dx, int64_t c, int64_t batch,
+                      int part, float* du, bool acc) {
+    const int64_t n0 = c * m_chunk, nb = std::min(m_chunk, batch - n0);
+    const int64_t in = m_c * m_h * m_w_in, q = m_ho * m_wo * nb;
+    const float* dyc = output_grad(dy, n0, nb, part);
+    m_wino->backward(x + n0 * in, dyc, du, acc, dx ? dx + n0 * in : nullptr, nb,
                      m_scratch[static_cast<size_t>(std::max(part, 0))]);
     if (!m_bias) return;
     if (part >= 0)
@@ -166,7 +174,7 @@ class Conv2d final : public Layer<T> {
   }
   // With several threads, whole chunks of samples go to threads (one fork-join per layer instead
   // of several per chunk, and each chunk's columns stay in one core's cache) when there are
-  // enough chunks to balance: the Simple CNN's conv2 runs one per sample. Else each chunk's
+  // enough chunks to balance: the Simple CNN's conv2 runs 64 at b=128. Else each chunk's
   // products and loops are split across the threads.
   bool by_samples(int64_t chunks) const { return m_by_samples && chunks >= 4 * m_threads; }
   // Chunk c of the batch (samples [c * m_chunk, ...)): on the calling thread with that part's
@@ -178,8 +186,7 @@ class Conv2d final : public Layer<T> {
     const int64_t in = m_c * m_h * m_w_in, out = m_f * m_ho * m_wo;
     if (m_wino) {
       if constexpr (std::is_same_v<T, float>)
-        for (int64_t s = 0; s < nb; ++s)
-          m_wino->forward(x + (n0 + s) * in, Y.data() + s * out, m_scratch[buf]);
+        m_wino->forward(x + n0 * in, Y.data(), nb, m_scratch[buf]);
     } else if (implicit(part)) {  // no columns: the product reads each padded sample
       if constexpr (std::is_same_v<T, float>) {
         for (int64_t s = 0; s < nb; ++s) {
@@ -250,7 +257,8 @@ class Conv2d final : public Layer<T> {
     }
   }
   // op(W) (m_f x m_kk or its transpose), packed once a step for the AVX-512 sgemm: conv2 of the
-  // Simple CNN runs one product per sample (its chunk), which re-packed all weights each time.
+  // Simple CNN, by im2col before Winograd, ran one product per sample (its chunk), which
+  // re-packed all weights each time.
   void pack_weights(Trans op, PackedA& packed) {
     if constexpr (std::is_same_v<T, float>) {
       if (m_prepack)

@@ -28,13 +28,16 @@ int WinogradConv::tile_side(int64_t ho, int64_t wo) {
   return products(5) < products(4) ? 5 : 4;
 }
 
-std::unique_ptr<WinogradConv> WinogradConv::make(const ResolvedLayer& l, int m) {
+std::unique_ptr<WinogradConv> WinogradConv::make(const ResolvedLayer& l, int64_t samples,
+                                                int m) {
+  if (m == 0) m = tile_side(l.out.h, l.out.w);
 #ifdef __AVX512F__
-  if (m == 4) return std::make_unique<WinogradTiles<winograd::F4Scheme>>(l);
-  if (m == 5) return std::make_unique<WinogradTiles<winograd::F5Scheme>>(l);
+  if (m == 4) return std::make_unique<WinogradTiles<winograd::F4Scheme>>(l, samples);
+  if (m == 5) return std::make_unique<WinogradTiles<winograd::F5Scheme>>(l, samples);
 #endif
   // suits() is false without AVX-512, so no layer asks for one there.
   (void)l;
+  (void)samples;
   std::fprintf(stderr, "WinogradConv: no tiles of side %d in this build (internal bug)\n", m);
   std::abort();
 }

@@ -12,8 +12,8 @@
 // Layout: x and dx in HWC per sample, y and dy (f x pixels, column-major, leading dimension f),
 // W and dW (f x 25c, column-major, depth ordered (kernel row, kernel column, channel)) as the
 // im2col path (conv2d.cpp). Channels and filters are padded to 32 (the register tile's rows).
-// Each sample's work runs on the calling thread with its own Scratch; the transformed weights
-// are shared read-only. Internal to kp_trainer; AVX-512 builds only (sgemm_available()).
+// A call takes up to samples() consecutive samples, their tiles side by side in each product, on
+// the calling thread with its own Scratch; the transformed weights are shared read-only. Internal to kp_trainer; AVX-512 builds only (sgemm_available()).
 #include <cstdint>
 #include <memory>
 
@@ -24,9 +24,8 @@ namespace kp::trainer_detail {
 
 class WinogradConv {
  public:
-  // Per-thread buffers of one sample: the padded input and input gradient, the transformed
-  // tiles V (and their gradient) and the products M (or their gradient dM). About 0.6 MB for the
-  // Simple CNN's conv2, in L2.
+  // Per-thread buffers of a call: the padded input and input gradient (of one sample at a time),
+  // the transformed tiles V (and their gradient) and the products M (or their gradient dM).
   struct Scratch {
     AlignedVector<float> padded, padded_dx, v, dv, m;
   };
@@ -38,25 +37,26 @@ class WinogradConv {
   // ceil(ho / m) ceil(wo / m) (m + 4)^2; 4 on a tie, as its transforms err less. 14 x 14: 5
   // (729 against 1024); 28 x 28: 5 (2916 against 3136); 8 x 8: 4 (256 against 324).
   static int tile_side(int64_t ho, int64_t wo);
-  // The convolution of a suiting layer with tiles of side m (4 or 5; tile_side() by default).
-  static std::unique_ptr<WinogradConv> make(const ResolvedLayer& l, int m);
-  static std::unique_ptr<WinogradConv> make(const ResolvedLayer& l) {
-    return make(l, tile_side(l.out.h, l.out.w));
-  }
+  // The convolution of a suiting layer taking up to `samples` (>= 1) samples a call, with tiles
+  // of side m: 4, 5, or 0 for tile_side()'s.
+  static std::unique_ptr<WinogradConv> make(const ResolvedLayer& l, int64_t samples, int m = 0);
   virtual ~WinogradConv() = default;
+
+  virtual int64_t samples() const = 0;  // at most, a call
 
   virtual Scratch make_scratch() const = 0;
   // Transforms the weights W (f x 25c, leading dimension f) for forward() and backward(): once
   // a step, before either, not concurrently with them.
   virtual void set_weights(const float* w) = 0;
-  // One sample: y = the convolution of x with the weights (no bias).
-  virtual void forward(const float* x, float* y, Scratch& s) const = 0;
-  // One sample's gradients from its output gradient dy: du = (du if acc) + this sample's weight
-  // gradient in the transformed domain (du_floats()), and dx = its input gradient if dx is
-  // non-null (overwritten). Each du element is one FMA chain over the sample's tiles, added to
-  // du once, as a product with accumulation adds it in sgemm.
+  // 1 to samples() consecutive samples x (HWC each): y = their convolutions with the weights
+  // (no bias), one after another.
+  virtual void forward(const float* x, float* y, int64_t samples, Scratch& s) const = 0;
+  // Those samples' gradients from their output gradients dy: du = (du if acc) + their weight
+  // gradient in the transformed domain (du_floats()), and dx = their input gradients if dx is
+  // non-null (overwritten). Each du element is one FMA chain over the samples' tiles in order,
+  // added to du once, as a product with accumulation adds it in sgemm.
   virtual void backward(const float* x, const float* dy, float* du, bool acc, float* dx,
-                        Scratch& s) const = 0;
+                        int64_t samples, Scratch& s) const = 0;
   virtual int64_t du_floats() const = 0;
   // dW (f x 25c, leading dimension f) = the weight gradient of du (G^T dU G).
   virtual void weight_grad(const float* du, float* dw) const = 0;

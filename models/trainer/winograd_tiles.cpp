@@ -69,8 +69,9 @@ void col_blocks(int64_t n, F&& f) {
 }  // namespace
 
 template <class S>
-WinogradTiles<S>::WinogradTiles(const ResolvedLayer& l)
-    : m_c(l.in.c), m_h(l.in.h), m_w(l.in.w), m_ho(l.out.h), m_wo(l.out.w), m_f(l.out.c) {
+WinogradTiles<S>::WinogradTiles(const ResolvedLayer& l, int64_t samples)
+    : m_c(l.in.c), m_h(l.in.h), m_w(l.in.w), m_ho(l.out.h), m_wo(l.out.w), m_f(l.out.c),
+      m_samples(samples) {
   m_pt = pad_before(m_h, m_ho, 5, 1, l.spec.padding);
   m_pl = pad_before(m_w, m_wo, 5, 1, l.spec.padding);
   m_th = ceil_div(m_ho, kTile);
@@ -82,11 +83,11 @@ WinogradTiles<S>::WinogradTiles(const ResolvedLayer& l)
   m_fp = ceil_div(m_f, 32) * 32;
   // One cache line more than the points' data apart: at 16 tiles x 64 filters they would be
   // 4 KiB apart, and the transforms' stores of a tile's 64 points would all fall in one L1 set.
-  m_vs = m_tiles * m_cp + 16;
-  m_ms = m_tiles * m_fp + 16;
+  m_vs = m_samples * m_tiles * m_cp + 16;
+  m_ms = m_samples * m_tiles * m_fp + 16;
   m_ufs = m_fp * m_cp + 16;  // and U's, at 64 filters x 32 channels 8 KiB apart
   m_us = m_f * m_cp + 16;
-  if (!suits(l) || m_pt + m_h > m_ph || m_pl + m_w > m_pw) {
+  if (!suits(l) || m_samples < 1 || m_pt + m_h > m_ph || m_pl + m_w > m_pw) {
     std::fprintf(stderr, "WinogradTiles: unsuitable layer (internal bug)\n");
     std::abort();
   }
@@ -133,9 +134,15 @@ void WinogradTiles<S>::set_weights(const float* w) {
       }
 }
 
-// The sample x into the padded buffer, then V (s.v: [xi][tile][channel]) = B^T d B per tile.
+// The samples x one by one into the padded buffer, then V (s.v: [xi][tile][channel], the
+// samples' tiles in turn) = B^T d B per tile.
 template <class S>
-void WinogradTiles<S>::input_transform(const float* x, Scratch& s) const {
+void WinogradTiles<S>::input_transform(const float* x, int64_t samples, Scratch& s) const {
+  for (int64_t n = 0; n < samples; ++n) transform_sample(x + n * m_h * m_w * m_c, n, s);
+}
+
+template <class S>
+void WinogradTiles<S>::transform_sample(const float* x, int64_t n, Scratch& s) const {
   float* const pad = s.padded.data();
   for (int64_t i = 0; i < m_h; ++i) {
     float* row = pad + ((m_pt + i) * m_pw + m_pl) * m_cp;
@@ -155,26 +162,30 @@ void WinogradTiles<S>::input_transform(const float* x, Scratch& s) const {
         for (int j = 0; j < kAlpha; ++j)
           d[i][j] = _mm512_load_ps(src + (i * m_pw + j) * m_cp + c0);
       winograd::sandwich<typename S::Bt>(d, v);
+      float* const dst = s.v.data() + (n * m_tiles + t) * m_cp + c0;
       for (int64_t xi = 0; xi < kXi; ++xi)
-        _mm512_store_ps(s.v.data() + xi * m_vs + t * m_cp + c0, v[xi / kAlpha][xi % kAlpha]);
+        _mm512_store_ps(dst + xi * m_vs, v[xi / kAlpha][xi % kAlpha]);
     }
   }
 }
 
 template <class S>
-void WinogradTiles<S>::forward(const float* x, float* y, Scratch& s) const {
-  input_transform(x, s);
+void WinogradTiles<S>::forward(const float* x, float* y, int64_t samples, Scratch& s) const {
+  check_samples(samples);
+  const int64_t tiles = samples * m_tiles;
+  input_transform(x, samples, s);
   for (int64_t xi = 0; xi < kXi; ++xi)
     for (int64_t f0 = 0; f0 < m_f; f0 += 32) {  // M = U V: [xi][tile][filter]
       const __mmask16 m0 = lanes(m_f - f0), m1 = lanes(m_f - f0 - 16);
       const float* ap = m_uf.data() + xi * m_ufs + (f0 / 32) * m_cp * 32;
-      col_blocks(m_tiles, [&](int64_t t0, int64_t cols) {
+      col_blocks(tiles, [&](int64_t t0, int64_t cols) {
         product<true>(cols, m_cp, ap, 32, s.v.data() + xi * m_vs + t0 * m_cp, m_cp, m0, m1,
                       s.m.data() + xi * m_ms + t0 * m_fp + f0, m_fp, false);
       });
     }
-  for (int64_t t = 0; t < m_tiles; ++t) {  // Y = A^T M A
-    const int64_t oy = (t / m_tw) * kTile, ox = (t % m_tw) * kTile;
+  for (int64_t t = 0; t < tiles; ++t) {  // Y = A^T M A
+    const int64_t oy = (t % m_tiles / m_tw) * kTile, ox = (t % m_tw) * kTile;
+    float* const yn = y + (t / m_tiles) * m_ho * m_wo * m_f;
     for (int64_t f0 = 0; f0 < m_f; f0 += 16) {
       __m512 mm[kAlpha][kAlpha], out[kTile][kTile];
       for (int64_t xi = 0; xi < kXi; ++xi)
@@ -184,27 +195,30 @@ void WinogradTiles<S>::forward(const float* x, float* y, Scratch& s) const {
       for (int a = 0; a < kTile; ++a)
         for (int b = 0; b < kTile; ++b)
           if (oy + a < m_ho && ox + b < m_wo)
-            _mm512_mask_storeu_ps(y + ((oy + a) * m_wo + ox + b) * m_f + f0, mask, out[a][b]);
+            _mm512_mask_storeu_ps(yn + ((oy + a) * m_wo + ox + b) * m_f + f0, mask, out[a][b]);
     }
   }
 }
 
 template <class S>
-void WinogradTiles<S>::backward(const float* x, const float* dy, float* du, bool acc,
-                                   float* dx, Scratch& s) const {
+void WinogradTiles<S>::backward(const float* x, const float* dy, float* du, bool acc, float* dx,
+                                int64_t samples, Scratch& s) const {
+  check_samples(samples);
+  const int64_t tiles = samples * m_tiles;
   // V again rather than kept from the forward: the input transform is ~1.8% of a Simple CNN
   // step (perf), while keeping V would write and read back 128 KB a sample (16 MB at b=128),
   // beyond L2 between the two passes.
-  input_transform(x, s);
-  for (int64_t t = 0; t < m_tiles; ++t) {  // dM = A dY A^T
-    const int64_t oy = (t / m_tw) * kTile, ox = (t % m_tw) * kTile;
+  input_transform(x, samples, s);
+  for (int64_t t = 0; t < tiles; ++t) {  // dM = A dY A^T
+    const int64_t oy = (t % m_tiles / m_tw) * kTile, ox = (t % m_tw) * kTile;
+    const float* const dyn = dy + (t / m_tiles) * m_ho * m_wo * m_f;
     for (int64_t f0 = 0; f0 < m_f; f0 += 16) {
       const __mmask16 mask = lanes(m_f - f0);
       __m512 g[kTile][kTile], dm[kAlpha][kAlpha];
       for (int a = 0; a < kTile; ++a)
         for (int b = 0; b < kTile; ++b)
           g[a][b] = oy + a < m_ho && ox + b < m_wo
-                        ? _mm512_maskz_loadu_ps(mask, dy + ((oy + a) * m_wo + ox + b) * m_f + f0)
+                        ? _mm512_maskz_loadu_ps(mask, dyn + ((oy + a) * m_wo + ox + b) * m_f + f0)
                         : _mm512_setzero_ps();
       winograd::sandwich<typename S::A>(g, dm);
       for (int64_t xi = 0; xi < kXi; ++xi)
@@ -215,26 +229,33 @@ void WinogradTiles<S>::backward(const float* x, const float* dy, float* du, bool
   for (int64_t xi = 0; xi < kXi; ++xi)  // dU^T (du: [xi][filter][channel]) = sum over tiles
     for (int64_t c0 = 0; c0 < m_cp; c0 += 32)
       col_blocks(m_f, [&](int64_t f0, int64_t cols) {
-        product<false>(cols, m_tiles, s.v.data() + xi * m_vs + c0, m_cp,
+        product<false>(cols, tiles, s.v.data() + xi * m_vs + c0, m_cp,
                        s.m.data() + xi * m_ms + f0, m_fp, all, all,
                        du + xi * m_us + f0 * m_cp + c0, m_cp, acc);
       });
   if (!dx) return;
   for (int64_t xi = 0; xi < kXi; ++xi)  // dV = U^T dM: [xi][tile][channel]
     for (int64_t c0 = 0; c0 < m_cp; c0 += 32)
-      col_blocks(m_tiles, [&](int64_t t0, int64_t cols) {
+      col_blocks(tiles, [&](int64_t t0, int64_t cols) {
         product<true>(cols, m_f, m_ub.data() + xi * m_us + c0, m_cp,
                       s.m.data() + xi * m_ms + t0 * m_fp, m_fp, all, all,
                       s.dv.data() + xi * m_vs + t0 * m_cp + c0, m_cp, false);
       });
+  for (int64_t n = 0; n < samples; ++n) input_grad(dx + n * m_h * m_w * m_c, n, s);
+}
+
+// Sample n's dx from its tiles' dV: dd = B dV B^T, added over overlapping tiles in order.
+template <class S>
+void WinogradTiles<S>::input_grad(float* dx, int64_t n, Scratch& s) const {
   float* const pad = s.padded_dx.data();
   std::fill(s.padded_dx.begin(), s.padded_dx.end(), 0.0f);
-  for (int64_t t = 0; t < m_tiles; ++t) {  // dd = B dV B^T, added over overlapping tiles in order
+  for (int64_t t = 0; t < m_tiles; ++t) {
     float* dst = pad + ((t / m_tw) * kTile * m_pw + (t % m_tw) * kTile) * m_cp;
     for (int64_t c0 = 0; c0 < m_cp; c0 += 16) {
       __m512 dv[kAlpha][kAlpha], dd[kAlpha][kAlpha];
       for (int64_t xi = 0; xi < kXi; ++xi)
-        dv[xi / kAlpha][xi % kAlpha] = _mm512_load_ps(s.dv.data() + xi * m_vs + t * m_cp + c0);
+        dv[xi / kAlpha][xi % kAlpha] =
+            _mm512_load_ps(s.dv.data() + xi * m_vs + (n * m_tiles + t) * m_cp + c0);
       winograd::sandwich<typename S::B>(dv, dd);
       for (int i = 0; i < kAlpha; ++i)
         for (int j = 0; j < kAlpha; ++j) {
@@ -265,6 +286,14 @@ void WinogradTiles<S>::weight_grad(const float* du, float* dw) const {
             dw[co + m_f * ((kh * 5 + kw) * m_c + c0 + j)] = lane[j];
         }
     }
+}
+
+template <class S>
+void WinogradTiles<S>::check_samples(int64_t samples) const {
+  if (samples >= 1 && samples <= m_samples) return;
+  std::fprintf(stderr, "WinogradTiles: %lld samples in a call, %lld at most (internal bug)\n",
+               static_cast<long long>(samples), static_cast<long long>(m_samples));
+  std::abort();
 }
 
 template class WinogradTiles<winograd::F4Scheme>;

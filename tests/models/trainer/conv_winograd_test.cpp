@@ -1,9 +1,9 @@
 // Winograd's F(4x4, 5x5) and F(5x5, 5x5) convolutions (conv_winograd.h) against the direct
-// convolution summed in double: the forward, the input gradient and the weight gradient (over two
-// samples, the second added to the first), in shapes with partial tiles (odd outputs), channels
-// and filters not a multiple of 32 (padded rows), valid and same padding, and the Simple CNN's
-// conv2, for both tile sides whichever tile_side() would choose.
-// Tolerance: each result is a sum of 25c (or 25f, or 2 * pixels) products; the direct float
+// convolution summed in double: the forward, the input gradient and the weight gradient (over
+// three samples, in calls of one or two samples, each call's added to the last's), in shapes with
+// partial tiles (odd outputs), channels and filters not a multiple of 32 (padded rows), valid and
+// same padding, and the Simple CNN's conv2, for both tile sides whichever tile_side() would choose.
+// Tolerance: each result is a sum of 25c (or 25f, or 3 * pixels) products; the direct float
 // sum errs by ~1e-7 of the sum of their magnitudes. The transforms scale a tile up before the
 // products and back (B^T's absolute row sums are at most 15 for 4 x 4 tiles, 212.5 for 5 x 5),
 // so the error is larger; it is held to 2e-5 of the magnitudes' sum for 4 x 4 tiles (measured:
@@ -12,6 +12,7 @@
 // themselves.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
@@ -46,7 +47,9 @@ void expect_close(const std::vector<float>& got, const Direct& want, const std::
   ::testing::Test::RecordProperty(what, text);
 }
 
-void check(int tile, Shape in, int64_t filters, Padding padding) {
+// Three samples, in calls of up to `per_call` samples: with 1, the last backward without dx (its
+// dx must stay untouched); with 2, the last call of one sample.
+void check(int tile, int64_t per_call, Shape in, int64_t filters, Padding padding) {
   using trainer_detail::WinogradConv;
   NetworkSpec s;
   s.input = in;
@@ -67,8 +70,10 @@ void check(int tile, Shape in, int64_t filters, Padding padding) {
     for (float& e : v) e = u(rng);
     return v;
   };
-  const std::vector<float> x = random(2 * h * w * c), wt = random(f * 25 * c),
-                           dy = random(2 * ho * wo * f);
+  constexpr int64_t kSamples = 3;
+  const int64_t in_floats = h * w * c, out_floats = ho * wo * f;
+  const std::vector<float> x = random(kSamples * in_floats), wt = random(f * 25 * c),
+                           dy = random(kSamples * out_floats);
   // Element indices: x and dx HWC, y and dy (pixel, filter), W (filter, kh, kw, channel).
   auto xi = [&](int64_t n, int64_t i, int64_t j, int64_t ch) {
     return ((n * h + i) * w + j) * c + ch;
@@ -76,12 +81,12 @@ void check(int tile, Shape in, int64_t filters, Padding padding) {
   auto wi = [&](int64_t o, int64_t kh, int64_t kw, int64_t ch) {
     return o + f * ((kh * 5 + kw) * c + ch);
   };
-  Direct y{std::vector<double>(static_cast<size_t>(ho * wo * f)), {}};
-  Direct dx{std::vector<double>(x.size() / 2), {}}, dw{std::vector<double>(wt.size()), {}};
+  Direct y{std::vector<double>(dy.size()), {}};
+  Direct dx{std::vector<double>(x.size()), {}}, dw{std::vector<double>(wt.size()), {}};
   y.magnitude = y.value;
   dx.magnitude = dx.value;
   dw.magnitude = dw.value;
-  for (int64_t n = 0; n < 2; ++n)
+  for (int64_t n = 0; n < kSamples; ++n)
     for (int64_t oy = 0; oy < ho; ++oy)
       for (int64_t ox = 0; ox < wo; ++ox)
         for (int64_t o = 0; o < f; ++o)
@@ -89,48 +94,65 @@ void check(int tile, Shape in, int64_t filters, Padding padding) {
             for (int64_t kw = 0; kw < 5; ++kw) {
               const int64_t i = oy + kh - pt, j = ox + kw - pl;
               if (i < 0 || i >= h || j < 0 || j >= w) continue;
-              const size_t out = static_cast<size_t>((oy * wo + ox) * f + o);
-              const double g = dy[static_cast<size_t>(n * ho * wo * f) + out];
+              const size_t out = static_cast<size_t>(n * out_floats + (oy * wo + ox) * f + o);
+              const double g = dy[out];
               for (int64_t ch = 0; ch < c; ++ch) {
-                const double xv = x[static_cast<size_t>(xi(n, i, j, ch))];
+                const size_t at = static_cast<size_t>(xi(n, i, j, ch));
+                const double xv = x[at];
                 const double wv = wt[static_cast<size_t>(wi(o, kh, kw, ch))];
-                if (n == 0) {
-                  y.value[out] += xv * wv;
-                  y.magnitude[out] += std::abs(xv * wv);
-                  dx.value[static_cast<size_t>(xi(0, i, j, ch))] += g * wv;
-                  dx.magnitude[static_cast<size_t>(xi(0, i, j, ch))] += std::abs(g * wv);
-                }
+                y.value[out] += xv * wv;
+                y.magnitude[out] += std::abs(xv * wv);
+                dx.value[at] += g * wv;
+                dx.magnitude[at] += std::abs(g * wv);
                 dw.value[static_cast<size_t>(wi(o, kh, kw, ch))] += g * xv;
                 dw.magnitude[static_cast<size_t>(wi(o, kh, kw, ch))] += std::abs(g * xv);
               }
             }
-  const std::unique_ptr<WinogradConv> made = WinogradConv::make(l, tile);
+  const std::unique_ptr<WinogradConv> made = WinogradConv::make(l, per_call, tile);
   WinogradConv& conv = *made;
+  ASSERT_EQ(conv.samples(), per_call);
   WinogradConv::Scratch scratch = conv.make_scratch();
   conv.set_weights(wt.data());
   std::vector<float> got_y(y.value.size(), -7.0f), got_dx(dx.value.size(), -7.0f),
       got_dw(dw.value.size(), -7.0f), du(static_cast<size_t>(conv.du_floats()), -7.0f);
-  conv.forward(x.data(), got_y.data(), scratch);
-  conv.backward(x.data(), dy.data(), du.data(), false, got_dx.data(), scratch);
-  conv.backward(x.data() + h * w * c, dy.data() + ho * wo * f, du.data(), true, nullptr, scratch);
+  const bool last_without_dx = per_call == 1;
+  for (int64_t n0 = 0; n0 < kSamples; n0 += per_call) {
+    const int64_t nb = std::min(per_call, kSamples - n0);
+    conv.forward(x.data() + n0 * in_floats, got_y.data() + n0 * out_floats, nb, scratch);
+    const bool dx_here = !(last_without_dx && n0 + nb == kSamples);
+    conv.backward(x.data() + n0 * in_floats, dy.data() + n0 * out_floats, du.data(), n0 > 0,
+                  dx_here ? got_dx.data() + n0 * in_floats : nullptr, nb, scratch);
+  }
   conv.weight_grad(du.data(), got_dw.data());
-  const std::string where = "tiles " + std::to_string(tile) + ", " + std::to_string(c) + "x" +
-                            std::to_string(h) + "x" + std::to_string(w) + ", " +
-                            std::to_string(f) + " filters:";
+  const std::string where = "tiles " + std::to_string(tile) + ", " + std::to_string(per_call) +
+                            " a call, " + std::to_string(c) + "x" + std::to_string(h) + "x" +
+                            std::to_string(w) + ", " + std::to_string(f) + " filters:";
   const double tolerance = tile == 4 ? 2e-5 : 1e-4;
   expect_close(got_y, y, where + " y", tolerance);
-  expect_close(got_dx, dx, where + " dx", tolerance);
   expect_close(got_dw, dw, where + " dW", tolerance);
+  if (last_without_dx) {  // the last sample's dx untouched; the others' compared
+    const auto computed = static_cast<size_t>((kSamples - 1) * in_floats);
+    for (size_t i = computed; i < got_dx.size(); ++i) ASSERT_EQ(got_dx[i], -7.0f) << where << i;
+    got_dx.resize(computed);
+    dx.value.resize(computed);
+    dx.magnitude.resize(computed);
+  }
+  expect_close(got_dx, dx, where + " dx", tolerance);
 }
 
 TEST(WinogradConv, MatchesTheDirectConvolutionInDouble) {
   if (!trainer_detail::sgemm_available()) GTEST_SKIP() << "no AVX-512 sgemm in this build";
-  for (int tile : {4, 5}) {
-    check(tile, {32, 14, 14}, 64, Padding::Same);   // the Simple CNN's conv2 (last tiles partial)
-    check(tile, {8, 9, 11}, 8, Padding::Same);      // odd outputs: partial tiles; 8 channels padded
-    check(tile, {20, 12, 13}, 40, Padding::Valid);  // 8 x 9 outputs; 40 filters (a masked block)
-    check(tile, {48, 7, 7}, 33, Padding::Same);     // 48 channels (a padded block), 33 filters
-  }
+  for (int tile : {4, 5})
+    for (int64_t per_call : {1, 2}) {
+      // The Simple CNN's conv2 (its last tiles partial).
+      check(tile, per_call, {32, 14, 14}, 64, Padding::Same);
+      // Odd outputs: partial tiles; 8 channels padded.
+      check(tile, per_call, {8, 9, 11}, 8, Padding::Same);
+      // 8 x 9 outputs; 40 filters (a masked block).
+      check(tile, per_call, {20, 12, 13}, 40, Padding::Valid);
+      // 48 channels (a padded block), 33 filters.
+      check(tile, per_call, {48, 7, 7}, 33, Padding::Same);
+    }
 }
 
 // Products per channel pair, ceil(ho / m) ceil(wo / m) (m + 4)^2, by hand: 14 x 14: 16 x 64 = 1024

@@ -169,17 +169,18 @@ void expect_two_threads_bit_identical(const ResolvedNetwork& net, const Dataset&
 
 // The layers a trial splits besides its products: im2col over pixels, col2im over input rows
 // (conv1: 2 chunks of samples, split within each), conv2 by Winograd (conv_winograd.h: 5x5 over
-// 32 channels), its samples over the threads at batch 16, its transformed weight gradients
-// added in sample order, max-pool over samples, the batch gather over samples, and ReLU over
-// elements: the first one runs after its max-pool, on 14 x 14 x 32 x 16 = 100k elements, above
-// its 64k threshold. At batch 4, too few samples to deal out, conv2 runs on the calling thread.
+// 32 channels), its chunks of two samples over the threads at batch 16 and 17 (the last chunk
+// one sample), its transformed weight gradients added in chunk order, max-pool over samples, the
+// batch gather over samples, and ReLU over elements: the first one runs after its max-pool, on
+// 14 x 14 x 32 x 16 = 100k elements, above its 64k threshold. At batch 4, too few chunks to deal
+// out, conv2 runs on the calling thread.
 TEST(Trainer, MultiThreadedConvTrialIsBitIdentical) {
   NetworkSpec s = simple_cnn();
   s.layers[0].filters = 32;
   s.layers[3].filters = 8;
   s.layers[7].units = 32;
   static const Dataset big = make_synthetic_dataset({1, 28, 28}, 10, 256, 0, 5);
-  for (int64_t batch : {16, 4}) {
+  for (int64_t batch : {16, 17, 4}) {
     TrialConfig c = config(4);
     c.batch = batch;
     expect_two_threads_bit_identical(resolve_network(s), big, c, 4);
