@@ -205,9 +205,9 @@ void WinogradTiles<S>::backward(const float* x, const float* dy, float* du, bool
                                 int64_t samples, Scratch& s) const {
   check_samples(samples);
   const int64_t tiles = samples * m_tiles;
-  // V again rather than kept from the forward: the input transform is ~1.8% of a Simple CNN
-  // step (perf), while keeping V would write and read back 128 KB a sample (16 MB at b=128),
-  // beyond L2 between the two passes.
+  // V again rather than kept from the forward: the input transform is ~1.5-1.8% of a Simple
+  // CNN step (perf), while keeping V would write and read back 93 KB a sample with 5 x 5 tiles
+  // (128 KB with 4 x 4; 12-16 MB at b=128), beyond L2 between the two passes.
   input_transform(x, samples, s);
   for (int64_t t = 0; t < tiles; ++t) {  // dM = A dY A^T
     const int64_t oy = (t % m_tiles / m_tw) * kTile, ox = (t % m_tw) * kTile;
