@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 
 #include "models/trainer/winograd_f5.h"
 #include "models/trainer/winograd_transforms.h"
@@ -22,7 +23,7 @@ namespace {
 using namespace trainer_detail::winograd;
 
 template <class Map, int R, int K>
-void expect_map_is(const Mat<R, K>& l, const char* name) {
+void expect_map_is(const Mat<R, K>& l, const std::string& name) {
   static_assert(Map::kOut == R && Map::kIn == K);
   __m512 x[K], y[R];
   alignas(64) float lane[16];
@@ -38,7 +39,7 @@ void expect_map_is(const Mat<R, K>& l, const char* name) {
 }
 
 template <class Map, int R, int K>
-void expect_sandwich_near(const Mat<R, K>& l, const char* name) {
+void expect_sandwich_near(const Mat<R, K>& l, const std::string& name) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> u(-1, 1);
   __m512 in[K][K], fast[R][R], slow[R][R];
@@ -67,17 +68,26 @@ void expect_sandwich_near(const Mat<R, K>& l, const char* name) {
 }
 #endif
 
+#ifdef __AVX512F__
+// A tile size's four hot maps (its winograd::Scheme) against its matrices.
+template <class S>
+void expect_scheme(const std::string& tiles) {
+  using F = typename S::Matrices;
+  using T = Transposes<F>;
+  expect_map_is<typename S::Bt>(F::kBT, tiles + " B^T");
+  expect_map_is<typename S::B>(T::kB, tiles + " B");
+  expect_map_is<typename S::At>(F::kAT, tiles + " A^T");
+  expect_map_is<typename S::A>(T::kA, tiles + " A");
+  expect_sandwich_near<typename S::Bt>(F::kBT, tiles + " B^T d B");
+  expect_sandwich_near<typename S::B>(T::kB, tiles + " B dV B^T");
+  expect_sandwich_near<typename S::At>(F::kAT, tiles + " A^T M A");
+  expect_sandwich_near<typename S::A>(T::kA, tiles + " A dY A^T");
+}
+#endif
+
 TEST(WinogradTransforms, FastTransformsEqualTheirMatrices) {
 #ifdef __AVX512F__
-  using T = Transposes<F4x4>;
-  expect_map_is<BtMap>(F4x4::kBT, "B^T");
-  expect_map_is<BMap>(T::kB, "B");
-  expect_map_is<AtMap>(F4x4::kAT, "A^T");
-  expect_map_is<AMap>(T::kA, "A");
-  expect_sandwich_near<BtMap>(F4x4::kBT, "B^T d B");
-  expect_sandwich_near<BMap>(T::kB, "B dV B^T");
-  expect_sandwich_near<AtMap>(F4x4::kAT, "A^T M A");
-  expect_sandwich_near<AMap>(T::kA, "A dY A^T");
+  expect_scheme<F4Scheme>("4x4");
 #else
   GTEST_SKIP() << "built without AVX-512";
 #endif
@@ -85,15 +95,7 @@ TEST(WinogradTransforms, FastTransformsEqualTheirMatrices) {
 
 TEST(WinogradTransforms, PairedF5TransformsEqualTheirMatrices) {
 #ifdef __AVX512F__
-  using T = Transposes<F5x5>;
-  expect_map_is<F5BtMap>(F5x5::kBT, "F5 B^T");
-  expect_map_is<F5BMap>(T::kB, "F5 B");
-  expect_map_is<F5AtMap>(F5x5::kAT, "F5 A^T");
-  expect_map_is<F5AMap>(T::kA, "F5 A");
-  expect_sandwich_near<F5BtMap>(F5x5::kBT, "F5 B^T d B");
-  expect_sandwich_near<F5BMap>(T::kB, "F5 B dV B^T");
-  expect_sandwich_near<F5AtMap>(F5x5::kAT, "F5 A^T M A");
-  expect_sandwich_near<F5AMap>(T::kA, "F5 A dY A^T");
+  expect_scheme<F5Scheme>("5x5");
 #else
   GTEST_SKIP() << "built without AVX-512";
 #endif
