@@ -159,8 +159,8 @@ int main(int argc, char** argv) {
   // FLOP per sample of one update in its products: forward 2*P, weight gradients 2*P, input
   // gradients 2*P except the first layer's (P = multiply-adds of the weight layers; conv1 as
   // im2col GEMMs; conv2 by Winograd F(m x m, 5x5), m = WinogradConv::tile_side(14, 14):
-  // (m + 4)^2 points x ceil(14 / m)^2 tiles x 32 x 64 where the direct product has 196 pixels x 800 x 64; the
-  // transforms' adds not counted).
+  // (m + 4)^2 points x ceil(14 / m)^2 tiles x 32 x 64 where the direct product has 196 pixels x
+  // 800 x 64; the transforms' adds not counted).
   constexpr double kMlpFlop = 2.0 * (784 * 256 + 256 * 256 + 256 * 10) * 2 +
                               2.0 * (256 * 256 + 256 * 10);
   constexpr double kCnnRest = 2.0 * (784 * 25 * 32) * 2 + 2.0 * (3136 * 1024 + 1024 * 10) * 3;

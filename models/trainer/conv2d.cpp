@@ -135,7 +135,8 @@ class Conv2d final : public Layer<T> {
       for (size_t i = 0; i < m_cols.size(); ++i) m_scratch.push_back(m_wino->make_scratch());
       const int64_t nu = m_wino->du_floats() + (m_bias ? m_f : 0);
       m_du.assign(static_cast<size_t>(nu), 0.0f);
-      if (m_by_samples) m_sum.reserve(nu, m_threads, ceil_div(std::max<int64_t>(max_batch, 1), m_chunk));
+      if (m_by_samples)
+        m_sum.reserve(nu, m_threads, ceil_div(std::max<int64_t>(max_batch, 1), m_chunk));
     }
   }
   // The backward by Winograd: each chunk's weight gradient (transformed) and bias gradient

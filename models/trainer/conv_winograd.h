@@ -13,7 +13,8 @@
 // W and dW (f x 25c, column-major, depth ordered (kernel row, kernel column, channel)) as the
 // im2col path (conv2d.cpp). Channels and filters are padded to 32 (the register tile's rows).
 // A call takes up to samples() consecutive samples, their tiles side by side in each product, on
-// the calling thread with its own Scratch; the transformed weights are shared read-only. Internal to kp_trainer; AVX-512 builds only (sgemm_available()).
+// the calling thread with its own Scratch; the transformed weights are shared read-only.
+// Internal to kp_trainer; AVX-512 builds only (sgemm_available()).
 #include <cstdint>
 #include <memory>
 
