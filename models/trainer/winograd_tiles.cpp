@@ -1,4 +1,5 @@
-// WinogradTiles (winograd_tiles.h): the per-sample transforms and products of F(m x m, 5 x 5).
+// WinogradTiles (winograd_tiles.h): the transforms and products of F(m x m, 5 x 5), a call of up
+// to samples() samples at a time.
 // GCC 12 flags its own AVX-512 intrinsics (_mm512_undefined_ps) in the masked loads.
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
