@@ -51,20 +51,6 @@ struct F5x5 {
        {0, 4, -1, -21, 21.0f / 4, 21, -21.0f / 4, -4, 1}}};
 };
 
-// sum over k of row[k] x(k) for k of one parity (0 even, 1 odd), zeros skipped.
-template <int K, int kParity, class X>
-__attribute__((always_inline)) inline __m512 parity_dot(const float (&row)[K], X&& x) {
-  __m512 acc = _mm512_setzero_ps();
-  bool first = true;
-#pragma GCC unroll 16
-  for (int k = kParity; k < K; k += 2) {
-    if (row[k] == 0) continue;
-    acc = term(first, acc, row[k], x(k));
-    first = false;
-  }
-  return acc;
-}
-
 // Whether rows 2j-1 and 2j of l (points p and -p) agree at even columns and are opposite at odd
 // ones (a polynomial's coefficients at p and -p), as the maps below assume.
 template <int R, int K>
@@ -75,20 +61,39 @@ constexpr bool rows_pair(const Mat<R, K>& l) {
   return R % 2 == 1;
 }
 
+// l with the columns of the other parity (0 even, 1 odd) zeroed, which dot() then skips.
+template <int R, int K>
+constexpr Mat<R, K> parity_part(const Mat<R, K>& l, int parity) {
+  Mat<R, K> p{};
+  for (int i = 0; i < R; ++i)
+    for (int k = parity; k < K; k += 2) p.v[i][k] = l.v[i][k];
+  return p;
+}
+
+// l with the second column of each pair (2, 4, ...) zeroed.
+template <int R, int K>
+constexpr Mat<R, K> first_of_pairs(const Mat<R, K>& l) {
+  Mat<R, K> p = l;
+  for (int i = 0; i < R; ++i)
+    for (int k = 2; k < K; k += 2) p.v[i][k] = 0;
+  return p;
+}
+
 // y = L x where L's rows are at the points 0, p1, -p1, p2, -p2, ...: each pair is E + O and
 // E - O of one even-column sum E and one odd-column sum O (S::kL is the matrix).
 template <class S>
 struct PointRows {
   static constexpr auto& kL = S::kL;
+  static constexpr auto kEven = parity_part(kL, 0), kOdd = parity_part(kL, 1);
   static constexpr int kOut = sizeof(kL.v) / sizeof(kL.v[0]);
   static constexpr int kIn = sizeof(kL.v[0]) / sizeof(float);
   static_assert(rows_pair(kL));
   __attribute__((always_inline)) static void apply(const __m512 (&x)[kIn], __m512 (&y)[kOut]) {
     const auto at = [&](int k) { return x[k]; };
     y[0] = dot(kL.v[0], at);
-#pragma GCC unroll 8
+#pragma GCC unroll 16
     for (int i = 1; i < kOut; i += 2) {
-      const __m512 e = parity_dot<kIn, 0>(kL.v[i], at), o = parity_dot<kIn, 1>(kL.v[i], at);
+      const __m512 e = dot(kEven.v[i], at), o = dot(kOdd.v[i], at);
       y[i] = _mm512_add_ps(e, o);
       y[i + 1] = _mm512_sub_ps(e, o);
     }
@@ -96,16 +101,17 @@ struct PointRows {
 };
 
 // y = L x where L's columns are at those points (L^T as PointRows'): the inputs at p and -p enter
-// even rows as their sum and odd rows as their difference.
+// even rows as their sum and odd rows as their difference, at the pair's first column.
 template <class S>
 struct PointColumns {
   static constexpr auto& kL = S::kL;
+  static constexpr auto kFirst = first_of_pairs(kL);
   static constexpr int kOut = sizeof(kL.v) / sizeof(kL.v[0]);
   static constexpr int kIn = sizeof(kL.v[0]) / sizeof(float);
   static_assert(rows_pair(transposed(kL)));
   __attribute__((always_inline)) static void apply(const __m512 (&x)[kIn], __m512 (&y)[kOut]) {
     __m512 sum[kIn], diff[kIn];  // at the pair's first index
-#pragma GCC unroll 8
+#pragma GCC unroll 16
     for (int k = 1; k < kIn; k += 2) {
       sum[k] = _mm512_add_ps(x[k], x[k + 1]);
       diff[k] = _mm512_sub_ps(x[k], x[k + 1]);
@@ -113,19 +119,7 @@ struct PointColumns {
 #pragma GCC unroll 16
     for (int i = 0; i < kOut; ++i) {
       const __m512(&pairs)[kIn] = i % 2 == 0 ? sum : diff;
-      __m512 acc = _mm512_setzero_ps();
-      bool first = true;
-      if (kL.v[i][0] != 0) {
-        acc = term(true, acc, kL.v[i][0], x[0]);
-        first = false;
-      }
-#pragma GCC unroll 8
-      for (int k = 1; k < kIn; k += 2) {
-        if (kL.v[i][k] == 0) continue;
-        acc = term(first, acc, kL.v[i][k], pairs[k]);
-        first = false;
-      }
-      y[i] = acc;
+      y[i] = dot(kFirst.v[i], [&](int k) { return k == 0 ? x[0] : pairs[k]; });
     }
   }
 };
