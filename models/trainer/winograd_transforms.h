@@ -81,7 +81,7 @@ template <int K, class X>
 __attribute__((always_inline)) inline __m512 dot(const float (&row)[K], X&& x) {
   __m512 acc = _mm512_setzero_ps();
   bool first = true;
-#pragma GCC unroll 8
+#pragma GCC unroll 16
   for (int k = 0; k < K; ++k) {
     if (row[k] == 0) continue;
     acc = term(first, acc, row[k], x(k));
@@ -94,9 +94,9 @@ __attribute__((always_inline)) inline __m512 dot(const float (&row)[K], X&& x) {
 template <int R, int K, int C>
 __attribute__((always_inline)) inline void left(const Mat<R, K>& l, const __m512 (&in)[K][C],
                                                 __m512 (&out)[R][C]) {
-#pragma GCC unroll 8
+#pragma GCC unroll 16
   for (int i = 0; i < R; ++i)
-#pragma GCC unroll 8
+#pragma GCC unroll 16
     for (int j = 0; j < C; ++j) out[i][j] = dot(l.v[i], [&](int k) { return in[k][j]; });
 }
 
@@ -104,9 +104,9 @@ __attribute__((always_inline)) inline void left(const Mat<R, K>& l, const __m512
 template <int R, int K, int C>
 __attribute__((always_inline)) inline void right(const __m512 (&in)[C][K], const Mat<R, K>& r,
                                                  __m512 (&out)[C][R]) {
-#pragma GCC unroll 8
+#pragma GCC unroll 16
   for (int i = 0; i < C; ++i)
-#pragma GCC unroll 8
+#pragma GCC unroll 16
     for (int j = 0; j < R; ++j) out[i][j] = dot(r.v[j], [&](int k) { return in[i][k]; });
 }
 
@@ -218,16 +218,16 @@ template <class Map>
 __attribute__((always_inline)) inline void sandwich(const __m512 (&in)[Map::kIn][Map::kIn],
                                                     __m512 (&out)[Map::kOut][Map::kOut]) {
   __m512 tmp[Map::kOut][Map::kIn];
-#pragma GCC unroll 8
+#pragma GCC unroll 16
   for (int j = 0; j < Map::kIn; ++j) {
     __m512 x[Map::kIn], y[Map::kOut];
-#pragma GCC unroll 8
+#pragma GCC unroll 16
     for (int k = 0; k < Map::kIn; ++k) x[k] = in[k][j];
     Map::apply(x, y);
-#pragma GCC unroll 8
+#pragma GCC unroll 16
     for (int i = 0; i < Map::kOut; ++i) tmp[i][j] = y[i];
   }
-#pragma GCC unroll 8
+#pragma GCC unroll 16
   for (int i = 0; i < Map::kOut; ++i) Map::apply(tmp[i], out[i]);
 }
 
