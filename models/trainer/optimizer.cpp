@@ -6,6 +6,7 @@
 
 #include "models/trainer/column_panels.h"
 #include "models/trainer/gemm.h"
+#include "models/trainer/gemm_pack.h"
 #include "models/trainer/grad_sources.h"
 #include "models/trainer/matvec_columns.h"
 #include "models/trainer/matvec_parts.h"
@@ -105,7 +106,7 @@ void update_lanes(const Coeffs& coeffs, float* w, float* v, int64_t n, const Gra
   const LaneCoeffs k(coeffs);
   __m512 acc = sq;  // a local: in the caller's memory every store through w could alias it
   for (int64_t i = 0; i < n; i += 16) {
-    const __mmask16 m = n - i >= 16 ? __mmask16(0xFFFF) : __mmask16((1u << (n - i)) - 1u);
+    const __mmask16 m = trainer_detail::lanes(n - i);
     update_vector<kKind>(k, w + i, kKind == OptimizerKind::Sgd ? nullptr : v + i, m,
                          grad.at(i, m), acc);
   }
@@ -208,10 +209,10 @@ double update_gemm_parts(const Coeffs& k, float* w, float* v, const DeferredGrad
 // A matrix of >= 2^20 weights at a batch whose dy fits in L1 (32 KiB: 1024 rows x 8 samples)
 // is updated column by column, each column's gradient formed from dy (BatchOuterGrad) on the
 // way: the weights and velocities stream from memory in order, as at batch 1, where the GEMM's
-// tiles walk 4 columns at once (gemm.cpp, sink_tile_width). Simple CNN fc1 (1024 x 3136), steps on one thread,
-// in-process A/B against the tiles: M=2 +39%, 4 +16% (20 of 20 rounds each), 8 +6% (17/20);
-// 16 (dy 64 KiB, read from L2 for every column) -17%. The same values; the squared norm is
-// summed per column, as at batch 1.
+// tiles walk 4 columns at once (gemm.cpp, sink_tile_width). Simple CNN fc1 (1024 x 3136), steps
+// on one thread, in-process A/B against the tiles: M=2 +39%, 4 +16% (20 of 20 rounds each), 8
+// +6% (17/20); 16 (dy 64 KiB, read from L2 for every column) -17%. The same values; the squared
+// norm is summed per column, as at batch 1.
 inline bool update_by_columns(const DeferredGrad& d) {
   return d.rows * d.cols >= (int64_t{1} << 20) &&
          d.rows * d.batch * int64_t{sizeof(float)} <= (int64_t{32} << 10);
