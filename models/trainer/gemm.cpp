@@ -244,6 +244,8 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
 
 }  // namespace
 
+bool sgemm_packs_a(Trans ta, int64_t n) { return ta == Trans::Yes || n > kDirectAMaxN; }
+
 void sgemm_tiles(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const float* a,
                  int64_t lda, const PackedA* pa, const float* b, int64_t ldb, float* c,
                  int64_t ldc, bool accumulate, GemmWorkspace& ws, TileSink* sink, int64_t i_off,

@@ -40,6 +40,14 @@ class PackedA {
   int64_t depth() const { return m_k; }
   // The panels of depth block [p0, p0 + kc) from row r (a multiple of the panel height).
   const float* panels(int64_t p0, int64_t kc, int64_t r) const;
+  // For a writer that fills the panels itself instead of pack() (the optimizer's update writing
+  // a dense layer's new weights as it computes them): op(A) is m x k from here on, and the
+  // writer fills column(r, p) for every depth step p and row panel r. Rows past m are padding,
+  // which reserve() zeroed and the writer leaves alone. Aborts if not reserved.
+  void set_shape(int64_t m, int64_t k);
+  // The panel height's floats of rows [r, r + 32) at depth p (r a multiple of 32), 128-byte
+  // aligned.
+  float* column(int64_t r, int64_t p);
 
  private:
   AlignedVector<float> m_data;
@@ -80,6 +88,8 @@ class GemmWorkspace {
 };
 
 bool sgemm_available();
+// Whether sgemm() packs op(A) for a product of n columns, rather than reading it in place.
+bool sgemm_packs_a(Trans ta, int64_t n);
 
 // A fused epilogue: receives each finished tile of C instead of C receiving it, so that a
 // consumer (the optimizer's update) reads the product from registers' worth of stack, not from

@@ -84,13 +84,7 @@ bool PackedA::reserved_for(int64_t m, int64_t k) const {
 // floats apart, each laid out as pack_a() lays out a workspace block.
 void PackedA::pack(Trans ta, int64_t m, int64_t k, const float* a, int64_t lda,
                    WorkerPool* pool) {
-  if (!reserved_for(m, k)) {
-    std::fprintf(stderr, "PackedA: not reserved for %lld x %lld (internal bug)\n",
-                 static_cast<long long>(m), static_cast<long long>(k));
-    std::abort();
-  }
-  m_m = m;
-  m_k = k;
+  set_shape(m, k);
   if (m < 1 || k < 1) return;
   const int64_t kb = depth_block(k);
   // Panels split across the pool's threads (each writes its own), as the products would split
@@ -109,6 +103,21 @@ const float* PackedA::panels(int64_t p0, int64_t kc, int64_t r) const {
   return m_data.data() + p0 * round_up(m_m, kMr) + r * kc;
 }
 
+void PackedA::set_shape(int64_t m, int64_t k) {
+  if (!reserved_for(m, k)) {
+    std::fprintf(stderr, "PackedA: not reserved for %lld x %lld (internal bug)\n",
+                 static_cast<long long>(m), static_cast<long long>(k));
+    std::abort();
+  }
+  m_m = m;
+  m_k = k;
+}
+
+float* PackedA::column(int64_t r, int64_t p) {
+  const int64_t kb = depth_block(m_k), pc = p / kb * kb;
+  return m_data.data() + pc * round_up(m_m, kMr) + r * std::min(kb, m_k - pc) + (p - pc) * kMr;
+}
+
 }  // namespace kp::trainer_detail
 #else  // no AVX-512: the layers use Eigen's product instead
 
@@ -120,6 +129,10 @@ void PackedA::pack(Trans, int64_t, int64_t, const float*, int64_t, WorkerPool*) 
   throw std::logic_error("PackedA: built without AVX-512 (check sgemm_available())");
 }
 const float* PackedA::panels(int64_t, int64_t, int64_t) const { return nullptr; }
+void PackedA::set_shape(int64_t, int64_t) {
+  throw std::logic_error("PackedA: built without AVX-512 (check sgemm_available())");
+}
+float* PackedA::column(int64_t, int64_t) { return nullptr; }
 
 }  // namespace kp::trainer_detail
 #endif

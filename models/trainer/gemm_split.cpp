@@ -209,6 +209,7 @@ void sgemm(const PackedA& a, Trans tb, int64_t n, const float* b, int64_t ldb, f
 #else  // no AVX-512: the layers use Eigen's product instead
 
 bool sgemm_available() { return false; }
+bool sgemm_packs_a(Trans, int64_t) { return false; }
 
 void sgemm(Trans, Trans, int64_t, int64_t, int64_t, const float*, int64_t, const float*, int64_t,
            float*, int64_t, bool, GemmWorkspace&, TileSink*, int) {

@@ -75,6 +75,13 @@ class Layer {
   // multiplying (the same values: column_panels.h); the parameters must change only by that
   // step in between.
   virtual T* arm_next_product(const T* /*next_x*/) { return nullptr; }
+  // Above batch 1 (a dense layer, float with AVX-512): the panels its forward's product reads
+  // the weights from at this batch, which the optimizer's next step fills with the new weights,
+  // or null where the layer packs none or is too small to gain (layers.cpp). Until
+  // disarm_packed_weights(), forwards read the weights from there; the parameters must change
+  // only by that step in between.
+  virtual trainer_detail::PackedA* arm_packed_weights(int64_t /*batch*/) { return nullptr; }
+  virtual void disarm_packed_weights() {}
   // Training (batch statistics) or evaluation (running statistics) for layers that differ.
   void set_training(bool on) { m_training = on; }
 

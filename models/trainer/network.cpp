@@ -47,6 +47,7 @@ struct Network<T>::Impl {
   size_t first_trainable = 0;  // the first layer with parameters (layers.size() if none)
   bool input_grad = false, defer = false;
   std::vector<WeightGradBlock<T>> blocks;    // every dense layer's weight block
+  std::vector<size_t> block_layers;          // the layer of each block
   std::vector<WeightGradBlock<T>> deferred;  // what the last forward_backward deferred
   std::unique_ptr<trainer_detail::SoftmaxLoss<T>> softmax;
 
@@ -141,6 +142,7 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
       r.grad = m->grads.data() + off;
       r.ws = &m->gemm_ws;
       m->blocks.push_back(r);
+      m->block_layers.push_back(i);
     }
     off += m->layers[i]->param_count();
   }
@@ -163,7 +165,10 @@ int64_t Network<T>::classes() const { return m->classes; }
 template <class T>
 int64_t Network<T>::num_params() const { return static_cast<int64_t>(m->params.size()); }
 template <class T>
-T* Network<T>::params() { return m->params.data(); }
+T* Network<T>::params() {
+  for (auto& l : m->layers) l->disarm_packed_weights();
+  return m->params.data();
+}
 template <class T>
 const T* Network<T>::params() const { return m->params.data(); }
 template <class T>
@@ -200,8 +205,20 @@ bool Network<T>::fuse_next_product(const T* next_x) {
 }
 
 template <class T>
+bool Network<T>::fuse_packed_weights() {
+  bool any = false;
+  for (WeightGradBlock<T>& b : m->deferred) {
+    const size_t i = static_cast<size_t>(&b - m->deferred.data());  // deferred mirrors blocks
+    if (b.batch > 1) b.packed = m->layers[m->block_layers[i]]->arm_packed_weights(b.batch);
+    any = any || b.packed;
+  }
+  return any;
+}
+
+template <class T>
 double Network<T>::forward_backward(const int32_t* labels, int64_t batch) {
   m->forward(batch, true);
+  for (auto& l : m->layers) l->disarm_packed_weights();  // the weights change after this step
   m->deferred.clear();  // capacity kept: no allocation
   if (m->defer && trainer_detail::defers_weight_grad<T>(batch))
     for (WeightGradBlock<T> b : m->blocks) {

@@ -17,6 +17,7 @@ namespace kp {
 
 namespace trainer_detail {
 class GemmWorkspace;
+class PackedA;
 class WorkerPool;
 }
 
@@ -38,6 +39,10 @@ struct WeightGradBlock {
   // W_new next_x, column part p's sums at next_sums + p * rows (the forward's parts and order).
   const T* next_x = nullptr;
   T* next_sums = nullptr;
+  // Set by Network::fuse_packed_weights: the update also writes the new weights into this, in
+  // the panels the layer's next forward product reads (gemm.h), instead of that product packing
+  // them.
+  trainer_detail::PackedA* packed = nullptr;
 };
 
 template <class T>
@@ -56,6 +61,8 @@ class Network {
   int64_t input_elements() const;   // per sample, channels-last (HWC)
   int64_t classes() const;
   int64_t num_params() const;
+  // Writable parameters; drops the packed weights fuse_packed_weights() armed (the caller may
+  // change the weights through this pointer).
   T* params();
   const T* params() const;
   const T* grads() const;
@@ -88,6 +95,15 @@ class Network {
   // AVX-512, at most kColumnOrderMaxRows = 256 outputs). The values are those of the product
   // computed apart.
   bool fuse_next_product(const T* next_x);
+  // After a forward_backward that deferred, at a batch above 1: asks the optimizer's next step
+  // (on these blocks) to also write the new weights of each dense layer of >= 2^20 weights
+  // whose forward packs them for its product (float with AVX-512, batch > 24) into the panels
+  // that product reads, as the update writes them: those layers' forwards then read them
+  // instead of packing the weights, until the next forward_backward has run its forward or
+  // params() is called. So call params() first, and pass these blocks to the optimizer before
+  // any forward. The values are those of the product packing the weights itself. Returns
+  // whether a layer was armed.
+  bool fuse_packed_weights();
 
  private:
   struct Impl;

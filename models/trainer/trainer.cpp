@@ -105,8 +105,12 @@ double Trainer::step() {
     m_next_drawn = true;
     m_net.fuse_next_product(m_next_x.data());
   }
+  float* const w = m_net.params();  // first: it drops what fuse_packed_weights() arms
+  // The update writes the large dense layers' new weights in their forward's panels as well:
+  // the next forward reads those instead of packing the weights (Network::fuse_packed_weights).
+  if (m_cfg.batch > 1) m_net.fuse_packed_weights();
   const auto& r1 = m_net.deferred_weight_grads();
-  m_grad_sq = m_opt.step(m_net.params(), m_net.grads(), m_step, r1.data(), r1.size());
+  m_grad_sq = m_opt.step(w, m_net.grads(), m_step, r1.data(), r1.size());
   m_grad_sq_fused = !r1.empty();
   ++m_step;
   return loss;
