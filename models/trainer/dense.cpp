@@ -48,7 +48,7 @@ class ColumnSink final : public TileSink {
 // forward: M=32 +3.5% (faster in 15 of 20 rounds), 64 +1.2% (14/20), 128 +1.7% (24/30) and
 // +2.2% (15/20), 256 +0.9% (6/10); one trial on two threads, M=128 +1.7% (8/16). Smaller
 // weights come from L2 or L3 for packing, while the update writes the panels past the caches
-// (optimizer.cpp).
+// (update_lanes.h).
 constexpr int64_t kPackedCopyMinWeights = int64_t{1} << 20;
 
 template <class T>

@@ -1,6 +1,6 @@
 #pragma once
 // The input gradient dx = W^T dy of a large dense layer at a small batch, column by column of W
-// (layers.cpp): element (j, s) is the dot product of W's column j (contiguous) with dy's column
+// (dense.cpp): element (j, s) is the dot product of W's column j (contiguous) with dy's column
 // s, so the weights stream from memory once, in order, and nothing is packed. The GEMM packed
 // W^T block by block for products of 2-8 columns: at M=4 the packing was ~15% of a Simple CNN
 // step. Each dot product sums two interleaved 16-lane chains over the rows in order, adds them

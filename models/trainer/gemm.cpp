@@ -42,7 +42,7 @@ static_assert(kKc == kSgemmSingleBlockDepth);
 // the sink (the optimizer's fused update) walks whole columns of the weights instead of sweeping
 // all of them once per MC-row piece, which at a shallow depth is most of the product's time.
 // The Simple CNN's fc1 weight gradient (1024 x 3136 x M) had 8 row blocks; whole steps on one
-// thread (in-process A/B rounds; M <= 8 now go column by column, optimizer.cpp): M=2 +26% (20
+// thread (in-process A/B rounds; M <= 8 now go column by column, update_gemm.cpp): M=2 +26% (20
 // of 20), 4 +19% (20/20), 16 +9.3% (20/20), 32 +4.2% (15/16), 64 +3.2% (14/16), 128 +1.8% and
 // +2.7% (20 of 30, twice; B 1.5 MiB). With a deep product whose B fits in L2 (the MLP at
 // b=1024, 256 x 784 x 1024) one block was 1.5% slower (old faster in 22 of 30); the MLP's other

@@ -1,5 +1,5 @@
 #pragma once
-// The gradient sources the optimizer's update reads (optimizer.cpp): an array, the outer product
+// The gradient sources the optimizer's update reads (update_lanes.h): an array, the outer product
 // dy x_j of one column at batch 1, or at a small batch column j of dy x^T formed on the way.
 // at(i) / at(i, lanes): the gradient of element i (16 of them from i, masked). Internal to
 // kp_trainer.

@@ -77,7 +77,7 @@ class Layer {
   virtual T* arm_next_product(const T* /*next_x*/) { return nullptr; }
   // Above batch 1 (a dense layer, float with AVX-512): the panels its forward's product reads
   // the weights from at this batch, which the optimizer's next step fills with the new weights,
-  // or null where the layer packs none or is too small to gain (layers.cpp). Until
+  // or null where the layer packs none or is too small to gain (dense.cpp). Until
   // disarm_packed_weights(), forwards read the weights from there; the parameters must change
   // only by that step in between.
   virtual trainer_detail::PackedA* arm_packed_weights(int64_t /*batch*/) { return nullptr; }

@@ -1,5 +1,5 @@
 #pragma once
-// Batch 1: a dense layer's matrix-vector products (layers.cpp) and the outer product's update
+// Batch 1: a dense layer's matrix-vector products (dense.cpp) and the outer product's update
 // (optimizer.cpp) cut a weight matrix of at least kMatVecSplitMin elements into kMatVecParts
 // fixed parts of its columns (smaller ones are one part: a fork-join would cost more than the
 // split saves). The forward multiplies each part apart and then adds the parts in order, so the

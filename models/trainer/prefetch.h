@@ -1,6 +1,6 @@
 #pragma once
 // A software prefetch hint for the trainer's streaming loops: the GEMM's depth loop
-// (gemm_depth_loop.h) and the optimizer's update (optimizer.cpp). Internal to kp_trainer; x86
+// (gemm_depth_loop.h) and the optimizer's update (update_lanes.h). Internal to kp_trainer; x86
 // only, like the rest of the build.
 #include <xmmintrin.h>
 

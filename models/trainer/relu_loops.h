@@ -1,6 +1,6 @@
 #pragma once
 // The ReLU's element loops, shared by the ReLU layer (simple_layers.cpp), the dense layer's
-// fused epilogues (layers.cpp) and the max-pool that takes the ReLU after it, so that all
+// fused epilogues (dense.cpp) and the max-pool that takes the ReLU after it, so that all
 // compute the same values: y = x > 0 ? x : 0 (not std::max: NaN and -0 map to +0) and
 // dx = y > 0 ? dy : 0. Branch-free and on restrict-qualified pointers, so that GCC vectorises
 // them: the plain `dx[i] = y[i] > 0 ? dy[i] : 0` inside a lambda loaded dy only on one side of

@@ -40,10 +40,10 @@ bool same_panels(PackedA& a, PackedA& b, int64_t m, int64_t k) {
 }
 
 // The optimizer alone on one 1000 x 1090 block (over 2^20 weights; the last row panel 8 rows
-// short, the last depth block of the panels 271 deep, the others 273): at batch 4 the update goes column by column (optimizer.cpp, update_by_columns)
-// and packs the new weights after; at batch 32 the GEMM's tiles write them as they update. Both
-// must leave the panels pack() would make from the new weights, and the weights themselves
-// those of an update without panels.
+// short, the last depth block of the panels 271 deep, the others 273): at batch 4 the update
+// goes column by column (update_gemm.cpp, update_by_columns) and packs the new weights after; at
+// batch 32 the GEMM's tiles write them as they update. Both must leave the panels pack() would
+// make from the new weights, and the weights themselves those of an update without panels.
 TEST(PackedWeights, TheUpdateWritesThePanelsPackWouldMake) {
   if (!trainer_detail::sgemm_available()) GTEST_SKIP() << "AVX-512 kernels not built";
   const int64_t rows = 1000, cols = 1090;

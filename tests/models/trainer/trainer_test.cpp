@@ -123,7 +123,7 @@ TEST(Trainer, FusedUpdateMatchesThePlainPath) {
 }
 
 // A dense layer of 1024 x 1024 weights (2^20: from memory, not cache) takes the update's paths
-// for large matrices: column by column at batches 2, 4 and 8 (optimizer.cpp,
+// for large matrices: column by column at batches 2, 4 and 8 (update_gemm.cpp,
 // update_by_columns), 4-column tiles at 16 and 24, 8-column tiles over all rows as one block at
 // 48 (gemm.cpp), and its forward at batches <= 24 streams the weights by sub-blocks
 // (gemm_streamed_a.h). Each must leave the parameters bit-identical to the plain path's. At a
