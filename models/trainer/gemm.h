@@ -46,8 +46,9 @@ class PackedA {
   // which reserve() zeroed and the writer leaves alone. Aborts if not reserved.
   void set_shape(int64_t m, int64_t k);
   // The panel height's floats of rows [r, r + 32) at depth p (r a multiple of 32), 128-byte
-  // aligned.
-  float* column(int64_t r, int64_t p);
+  // aligned. *run (if given): how many depth steps from p on, p's included, lie in p's depth
+  // block, whose columns follow each other 32 floats apart.
+  float* column(int64_t r, int64_t p, int64_t* run = nullptr);
 
  private:
   AlignedVector<float> m_data;

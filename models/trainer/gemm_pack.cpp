@@ -113,9 +113,10 @@ void PackedA::set_shape(int64_t m, int64_t k) {
   m_k = k;
 }
 
-float* PackedA::column(int64_t r, int64_t p) {
-  const int64_t kb = depth_block(m_k), pc = p / kb * kb;
-  return m_data.data() + pc * round_up(m_m, kMr) + r * std::min(kb, m_k - pc) + (p - pc) * kMr;
+float* PackedA::column(int64_t r, int64_t p, int64_t* run) {
+  const int64_t kb = depth_block(m_k), pc = p / kb * kb, kc = std::min(kb, m_k - pc);
+  if (run) *run = pc + kc - p;
+  return m_data.data() + pc * round_up(m_m, kMr) + r * kc + (p - pc) * kMr;
 }
 
 }  // namespace kp::trainer_detail
@@ -132,7 +133,7 @@ const float* PackedA::panels(int64_t, int64_t, int64_t) const { return nullptr; 
 void PackedA::set_shape(int64_t, int64_t) {
   throw std::logic_error("PackedA: built without AVX-512 (check sgemm_available())");
 }
-float* PackedA::column(int64_t, int64_t) { return nullptr; }
+float* PackedA::column(int64_t, int64_t, int64_t*) { return nullptr; }
 
 }  // namespace kp::trainer_detail
 #endif

@@ -32,10 +32,13 @@ class UpdateSink final : public TileSink {
     // Internal bugs, failing loudly: a part out of range, a tile across panels.
     if (part < 0 || part >= kMaxTrialThreads || (m_packed && i0 % kMr)) std::abort();
     __m512 sq = _mm512_setzero_ps();
-    for (int64_t j = 0; j < cols; ++j) {
+    float* copy = nullptr;  // the panels' column for column j0 + j, if copying
+    int64_t run = 0;        // columns from there on in the same depth block
+    for (int64_t j = 0; j < cols; ++j, copy += copy ? kMr : 0, --run) {
+      if (m_packed && run == 0) copy = m_packed->column(i0, j0 + j, &run);
       const int64_t at = i0 + (j0 + j) * m_rows;
       update_lanes<kKind>(m_k, m_w + at, m_v ? m_v + at : nullptr, rows, ArrayGrad{t + j * ld},
-                          sq, m_packed ? m_packed->column(i0, j0 + j) : nullptr);
+                          sq, copy);
     }
     // The copy's non-temporal stores are ordered before whatever follows, such as the pool's
     // hand-over to the thread whose forward reads them.
