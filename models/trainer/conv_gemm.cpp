@@ -100,8 +100,74 @@ void ImplicitConv::forward(const PackedA& w, const float* padded, float* y) cons
           tile<14>(w, padded, i0, oh, ow0, cols, y);
       }
 }
+
+// Rows [i0, i0 + kMr) x columns [j0, j0 + cols) of g, over pixels [p0, p0 + kc) of the chunk:
+// one FMA chain per element in pixel order, stored to g or added to it, as sgemm_blocked()
+// treats a depth block. Pixel p's patch column j lies off[j] floats past the pixel's patch
+// origin; along an output row the origin moves c floats a pixel.
+template <int64_t kNr>
+void ImplicitConv::grad_tile(const float* padded, const float* dy, int64_t p0, int64_t kc,
+                             int64_t i0, int64_t j0, int64_t cols, float* g, bool acc) const {
+  const int64_t run = m_k * m_c, per = m_ho * m_wo;
+  int64_t off[kNr];
+  for (int64_t j = 0; j < kNr; ++j) {  // im2col's column order: kernel row, column, channel
+    const int64_t col = j0 + std::min(j, cols - 1);
+    off[j] = col / run * m_pw * m_c + col % run;
+  }
+  const int64_t rows = std::min(kMr, m_f - i0);
+  const __mmask16 m0 = lanes(rows), m1 = lanes(rows - 16);
+  __m512 c0[kNr], c1[kNr];
+#pragma GCC unroll 16
+  for (int j = 0; j < kNr; ++j) c0[j] = c1[j] = _mm512_setzero_ps();
+  for (int64_t p = p0; p < p0 + kc;) {  // the block's runs of pixels along an output row
+    const int64_t n = p / per, oh = p % per / m_wo, ow = p % m_wo;
+    const int64_t end = std::min(p0 + kc, p + m_wo - ow);
+    const float* bp = padded + n * padded_floats() + (oh * m_pw + ow) * m_c;
+    const float* ap = dy + p * m_f + i0;
+    for (; p < end; ++p, ap += m_f, bp += m_c) {
+      const __m512 a0 = _mm512_maskz_loadu_ps(m0, ap), a1 = _mm512_maskz_loadu_ps(m1, ap + 16);
+#pragma GCC unroll 16
+      for (int j = 0; j < kNr; ++j) {
+        const __m512 bj = _mm512_set1_ps(bp[off[j]]);
+        c0[j] = _mm512_fmadd_ps(a0, bj, c0[j]);
+        c1[j] = _mm512_fmadd_ps(a1, bj, c1[j]);
+      }
+    }
+  }
+  store_tile(c0, c1, g + i0 + j0 * m_f, m_f, cols, m0, m1, acc, nullptr);
+}
+
+void ImplicitConv::weight_grad(const float* padded, int64_t nb, const float* dy, float* g,
+                               bool accumulate) const {
+  const int64_t q = nb * m_ho * m_wo, kk = m_k * m_k * m_c, kb = depth_block(q);
+  // Columns in ceil(kk / 14) nearly equal register tiles: 25 as 13 + 12.
+  const int64_t tiles = ceil_div(kk, kMaxTileCols), base = kk / tiles, extra = kk % tiles;
+  for (int64_t p0 = 0; p0 < q; p0 += kb) {  // each block's dy read from memory once
+    const int64_t kc = std::min(kb, q - p0);
+    const bool acc = accumulate || p0 > 0;
+    for (int64_t i0 = 0; i0 < m_f; i0 += kMr)
+      for (int64_t t = 0, j0 = 0; t < tiles; ++t) {
+        const int64_t cols = base + (t < extra ? 1 : 0);
+        if (cols <= 4)
+          grad_tile<4>(padded, dy, p0, kc, i0, j0, cols, g, acc);
+        else if (cols <= 8)
+          grad_tile<8>(padded, dy, p0, kc, i0, j0, cols, g, acc);
+        else if (cols <= 12)
+          grad_tile<12>(padded, dy, p0, kc, i0, j0, cols, g, acc);
+        else if (cols == 13)
+          grad_tile<13>(padded, dy, p0, kc, i0, j0, cols, g, acc);
+        else
+          grad_tile<14>(padded, dy, p0, kc, i0, j0, cols, g, acc);
+        j0 += cols;
+      }
+  }
+}
 #else
 void ImplicitConv::forward(const PackedA&, const float*, float*) const {
+  std::fprintf(stderr, "ImplicitConv: no AVX-512 in this build (internal bug)\n");
+  std::abort();
+}
+void ImplicitConv::weight_grad(const float*, int64_t, const float*, float*, bool) const {
   std::fprintf(stderr, "ImplicitConv: no AVX-512 in this build (internal bug)\n");
   std::abort();
 }
