@@ -14,6 +14,7 @@
 #include "models/trainer/layer_gemm.h"
 #include "models/trainer/matvec_columns.h"
 #include "models/trainer/matvec_parts.h"
+#include "models/trainer/panel_input_grad.h"
 #include "models/trainer/relu_loops.h"
 
 namespace kp::trainer_detail {
@@ -63,8 +64,10 @@ class Dense final : public Layer<T> {
     m_column_order = std::is_same_v<T, float> && m_out <= kColumnOrderMaxRows;
 #endif
     if (m_column_order) m_next_sums.resize(static_cast<size_t>(kMatVecParts * m_out));
-    if (std::is_same_v<T, float> && sgemm_available() && m_out * m_in >= kPackedCopyMinWeights)
+    if (std::is_same_v<T, float> && sgemm_available() && m_out * m_in >= kPackedCopyMinWeights) {
       m_packed.reserve(m_out, m_in);
+      m_dyt.reserve(std::min(max_batch, kFusedMaxBatch), m_out);
+    }
     m_ws->reserve(m_out, max_batch, m_in);  // forward
     m_ws->reserve(m_out, m_in, max_batch);  // weight gradient
     m_ws->reserve(m_in, max_batch, m_out);  // input gradient
@@ -131,6 +134,11 @@ class Dense final : public Layer<T> {
     if constexpr (std::is_same_v<T, float>) {
       if (batch > 1 && sgemm_available() && by_column_parts(batch, m_out * m_in))
         return input_grad_parts(x, dy, dx, batch);
+      if (m_packed_armed) {  // W from the forward's panels (panel_input_grad.h)
+        m_dyt.pack(Trans::Yes, batch, m_out, dy, m_out, m_ws->pool());
+        return input_grad_from_panels(m_packed, m_dyt, m_relu_dx ? x : nullptr,
+                                      m_relu_dx ? m_relu_dx : dx, m_in, m_ws->pool());
+      }
       if (m_relu_dx && batch > 1 && sgemm_available()) {  // x: the ReLU's output; dx: scratch
         const auto column = [y = x, out = m_relu_dx](const float* t, int64_t, int64_t at,
                                                      int64_t rows) {
@@ -261,6 +269,7 @@ class Dense final : public Layer<T> {
   // The weights in the panels of the forward's product, written by the optimizer's update
   // (arm_packed_weights): reserved for layers of >= kPackedCopyMinWeights weights only.
   PackedA m_packed;
+  PackedA m_dyt;  // with m_packed: dy^T for the input gradient from the panels
   bool m_packed_armed = false;
   T* m_relu_y = nullptr;   // the next layer's (a ReLU's) output, if fused
   T* m_relu_dx = nullptr;  // the previous layer's (a ReLU's) input gradient, if fused

@@ -48,7 +48,10 @@ class PackedA {
   // The panel height's floats of rows [r, r + 32) at depth p (r a multiple of 32), 128-byte
   // aligned. *run (if given): how many depth steps from p on, p's included, lie in p's depth
   // block, whose columns follow each other 32 floats apart.
-  float* column(int64_t r, int64_t p, int64_t* run = nullptr);
+  const float* column(int64_t r, int64_t p, int64_t* run = nullptr) const;
+  float* column(int64_t r, int64_t p, int64_t* run = nullptr) {
+    return const_cast<float*>(static_cast<const PackedA*>(this)->column(r, p, run));
+  }
 
  private:
   AlignedVector<float> m_data;

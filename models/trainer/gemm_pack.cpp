@@ -113,7 +113,7 @@ void PackedA::set_shape(int64_t m, int64_t k) {
   m_k = k;
 }
 
-float* PackedA::column(int64_t r, int64_t p, int64_t* run) {
+const float* PackedA::column(int64_t r, int64_t p, int64_t* run) const {
   const int64_t kb = depth_block(m_k), pc = p / kb * kb, kc = std::min(kb, m_k - pc);
   if (run) *run = pc + kc - p;
   return m_data.data() + pc * round_up(m_m, kMr) + r * kc + (p - pc) * kMr;
@@ -133,7 +133,7 @@ const float* PackedA::panels(int64_t, int64_t, int64_t) const { return nullptr; 
 void PackedA::set_shape(int64_t, int64_t) {
   throw std::logic_error("PackedA: built without AVX-512 (check sgemm_available())");
 }
-float* PackedA::column(int64_t, int64_t, int64_t*) { return nullptr; }
+const float* PackedA::column(int64_t, int64_t, int64_t*) const { return nullptr; }
 
 }  // namespace kp::trainer_detail
 #endif

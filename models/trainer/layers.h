@@ -78,8 +78,8 @@ class Layer {
   // Above batch 1 (a dense layer, float with AVX-512): the panels its forward's product reads
   // the weights from at this batch, which the optimizer's next step fills with the new weights,
   // or null where the layer packs none or is too small to gain (dense.cpp). Until
-  // disarm_packed_weights(), forwards read the weights from there; the parameters must change
-  // only by that step in between.
+  // disarm_packed_weights(), forwards and input gradients read the weights from there; the
+  // parameters must change only by that step in between.
   virtual trainer_detail::PackedA* arm_packed_weights(int64_t /*batch*/) { return nullptr; }
   virtual void disarm_packed_weights() {}
   // Training (batch statistics) or evaluation (running statistics) for layers that differ.

@@ -218,7 +218,6 @@ bool Network<T>::fuse_packed_weights() {
 template <class T>
 double Network<T>::forward_backward(const int32_t* labels, int64_t batch) {
   m->forward(batch, true);
-  for (auto& l : m->layers) l->disarm_packed_weights();  // the weights change after this step
   m->deferred.clear();  // capacity kept: no allocation
   if (m->defer && trainer_detail::defers_weight_grad<T>(batch))
     for (WeightGradBlock<T> b : m->blocks) {
@@ -234,6 +233,7 @@ double Network<T>::forward_backward(const int32_t* labels, int64_t batch) {
     m->layers[i]->backward(m->acts[i], m->acts[i + 1], m->dacts[i + 1], dx,
                            batch);
   }
+  for (auto& l : m->layers) l->disarm_packed_weights();  // the weights change after this step
   return loss;
 }
 

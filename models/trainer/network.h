@@ -98,9 +98,9 @@ class Network {
   // After a forward_backward that deferred, at a batch above 1: asks the optimizer's next step
   // (on these blocks) to also write the new weights of each dense layer of >= 2^20 weights
   // whose forward packs them for its product (float with AVX-512, batch > 24) into the panels
-  // that product reads, as the update writes them: those layers' forwards then read them
-  // instead of packing the weights, until the next forward_backward has run its forward or
-  // params() is called. So call params() first, and pass these blocks to the optimizer before
+  // that product reads, as the update writes them: those layers' forwards and the next input
+  // gradient then read them instead of packing the weights (or their transpose), until the next
+  // forward_backward has run or params() is called. So call params() first, and pass these blocks to the optimizer before
   // any forward. The values are those of the product packing the weights itself. Returns
   // whether a layer was armed.
   bool fuse_packed_weights();

@@ -15,11 +15,14 @@
 #include "models/trainer/gemm.h"
 #include "models/trainer/network.h"
 #include "models/trainer/optimizer.h"
+#include "models/trainer/panel_input_grad.h"
+#include "models/trainer/worker_pool.h"
 #include "tests/models/trainer/test_networks.h"
 
 namespace kp {
 namespace {
 
+using trainer_detail::input_grad_from_panels;
 using trainer_detail::PackedA;
 using trainer_detail::Trans;
 
@@ -82,6 +85,47 @@ TEST(PackedWeights, TheUpdateWritesThePanelsPackWouldMake) {
         EXPECT_TRUE(same_panels(panels, want, rows, cols)) << "step " << step;
       }
     }
+}
+
+// The input gradient from the panels against sgemm over W (the dense layer's own product), bit
+// for bit, with and without the ReLU's mask (about half of y <= 0, a fifth exactly 0, some -0
+// gradients), on one thread and two: 1000 x 1090 weights (a last row panel of outputs 8 short,
+// input blocks of 273 and 271 in tiles of 11 to 12 columns), batches 32, 100 (a last sample
+// panel of 4) and 256; and 64 x 100 at batch 40.
+TEST(PackedWeights, InputGradientFromThePanelsEqualsTheProducts) {
+  if (!trainer_detail::sgemm_available()) GTEST_SKIP() << "AVX-512 kernels not built";
+  struct Case {
+    int64_t outputs, inputs, batch;
+  };
+  for (const Case c : {Case{1000, 1090, 32}, Case{1000, 1090, 100}, Case{1000, 1090, 256},
+                       Case{64, 100, 40}}) {
+    SCOPED_TRACE(std::to_string(c.outputs) + " x " + std::to_string(c.inputs) + ", batch " +
+                 std::to_string(c.batch));
+    const AlignedVector<float> w = random_floats(size_t(c.outputs * c.inputs), 1);
+    AlignedVector<float> y = random_floats(size_t(c.inputs * c.batch), 3);
+    for (size_t i = 0; i < y.size(); i += 5) y[i] = 0.0f;  // a ReLU's output: many exact zeros
+    AlignedVector<float> dy = random_floats(size_t(c.outputs * c.batch), 2);
+    for (size_t i = 0; i < dy.size(); i += 7) dy[i] = -0.0f;
+    trainer_detail::GemmWorkspace ws;
+    ws.reserve(c.inputs, c.batch, c.outputs);
+    AlignedVector<float> want(size_t(c.inputs * c.batch)), masked(want.size());
+    trainer_detail::sgemm(Trans::Yes, Trans::No, c.inputs, c.batch, c.outputs, w.data(),
+                          c.outputs, dy.data(), c.outputs, want.data(), c.inputs, false, ws);
+    for (size_t i = 0; i < want.size(); ++i) masked[i] = y[i] > 0 ? want[i] : 0.0f;
+    PackedA panels, dyt;
+    panels.reserve(c.outputs, c.inputs);
+    panels.pack(Trans::No, c.outputs, c.inputs, w.data(), c.outputs);
+    dyt.reserve(c.batch, c.outputs);
+    dyt.pack(Trans::Yes, c.batch, c.outputs, dy.data(), c.outputs);
+    for (int threads : {1, 2}) {
+      trainer_detail::WorkerPool pool(threads);
+      AlignedVector<float> got(want.size(), 7.0f), got_masked(want.size(), 7.0f);
+      input_grad_from_panels(panels, dyt, nullptr, got.data(), c.inputs, &pool);
+      input_grad_from_panels(panels, dyt, y.data(), got_masked.data(), c.inputs, &pool);
+      EXPECT_EQ(0, std::memcmp(got.data(), want.data(), want.size() * sizeof(float)));
+      EXPECT_EQ(0, std::memcmp(got_masked.data(), masked.data(), want.size() * sizeof(float)));
+    }
+  }
 }
 
 // flatten -> dense(1024) -> ReLU -> dense(1024) -> ReLU -> dense(4): the middle layer's 2^20
