@@ -108,6 +108,10 @@ class TileSink {
   // Whether the result is the same whichever part delivers which tile (true unless the sink
   // sums per part): only then may a split hand chunks of C to whichever thread is free.
   virtual bool order_free() const { return true; }
+  // Called on each thread that delivered tiles, after its last tile of a part of the product
+  // (before sgemm() returns): a sink that writes by non-temporal stores fences them here, as the
+  // caller may hand what they wrote to another thread next.
+  virtual void flush() {}
 
  protected:
   ~TileSink() = default;
