@@ -5,6 +5,7 @@
 
 #include "models/trainer/gemm.h"
 #include "models/trainer/gemm_pack.h"
+#include "models/trainer/width_dispatch.h"
 
 #ifdef __AVX512F__
 // GCC 12's own intrinsics (_mm512_undefined_ps inside the masked loads) trip -Wuninitialized.
@@ -54,18 +55,9 @@ void columns(const float* w, int64_t rows, int64_t lo, int64_t hi, const float* 
 
 void input_grad_columns(const float* w, int64_t rows, int64_t lo, int64_t hi, const float* dy,
                         int64_t batch, float* dx, int64_t ldx) {
-  switch (batch) {
-#define KP_COLUMNS_CASE(b) \
-  case b:                  \
-    return columns<b>(w, rows, lo, hi, dy, dx, ldx);
-    KP_COLUMNS_CASE(2) KP_COLUMNS_CASE(3) KP_COLUMNS_CASE(4) KP_COLUMNS_CASE(5)
-    KP_COLUMNS_CASE(6) KP_COLUMNS_CASE(7) KP_COLUMNS_CASE(8)
-#undef KP_COLUMNS_CASE
-    default:
-      std::fprintf(stderr, "input_grad_columns: batch %lld (internal bug)\n",
-                   static_cast<long long>(batch));
-      std::abort();
-  }
+  with_width<2, 8>(batch, "input_grad_columns", [&](auto b) {
+    columns<decltype(b)::value>(w, rows, lo, hi, dy, dx, ldx);
+  });
 }
 #else
 void input_grad_columns(const float*, int64_t, int64_t, int64_t, const float*, int64_t, float*,

@@ -11,6 +11,7 @@
 #include "models/trainer/gemm_pack.h"
 #include "models/trainer/layers.h"
 #include "models/trainer/relu_loops.h"
+#include "models/trainer/width_dispatch.h"
 #include "models/trainer/worker_pool.h"
 
 namespace kp::trainer_detail {
@@ -120,20 +121,8 @@ void input_grad_from_panels(const PackedA& w, const PackedA& dyt, const float* r
       const int64_t t = u % per_block, tiles = ceil_div(kc, kMaxCols);
       if (t >= tiles) continue;  // a short last block takes fewer tiles
       const int64_t j0 = pc + kc * t / tiles, cols = pc + kc * (t + 1) / tiles - j0;
-      switch (cols) {
-#define KP_PANEL_CASE(n) \
-  case n:                \
-    tile<n>(o, j0, cols); \
-    break;
-          KP_PANEL_CASE(1) KP_PANEL_CASE(2) KP_PANEL_CASE(3) KP_PANEL_CASE(4) KP_PANEL_CASE(5)
-          KP_PANEL_CASE(6) KP_PANEL_CASE(7) KP_PANEL_CASE(8) KP_PANEL_CASE(9) KP_PANEL_CASE(10)
-          KP_PANEL_CASE(11) KP_PANEL_CASE(12)
-#undef KP_PANEL_CASE
-          default:
-            std::fprintf(stderr, "input_grad_from_panels: %lld columns (internal bug)\n",
-                         static_cast<long long>(cols));
-            std::abort();
-        }
+      with_width<1, kMaxCols>(cols, "input_grad_from_panels",
+                              [&](auto n) { tile<decltype(n)::value>(o, j0, cols); });
     }
   });
 }

@@ -17,6 +17,7 @@
 #include "models/trainer/transpose16.h"
 #include "models/trainer/winograd_f5.h"
 #include "models/trainer/winograd_transforms.h"
+#include "models/trainer/width_dispatch.h"
 
 #ifdef __AVX512F__
 namespace kp::trainer_detail {
@@ -40,19 +41,9 @@ void tile_product(int64_t kc, const float* ap, int64_t a_step, const float* bp, 
 template <bool kBCols>
 void product(int64_t cols, int64_t kc, const float* ap, int64_t a_step, const float* bp,
              int64_t b_step, __mmask16 m0, __mmask16 m1, float* c, int64_t ldc, bool acc) {
-  switch (cols) {
-#define KP_WINO_CASE(n) \
-  case n:               \
-    return tile_product<n, kBCols>(kc, ap, a_step, bp, b_step, m0, m1, c, ldc, acc);
-    KP_WINO_CASE(1) KP_WINO_CASE(2) KP_WINO_CASE(3) KP_WINO_CASE(4) KP_WINO_CASE(5)
-    KP_WINO_CASE(6) KP_WINO_CASE(7) KP_WINO_CASE(8) KP_WINO_CASE(9) KP_WINO_CASE(10)
-    KP_WINO_CASE(11) KP_WINO_CASE(12) KP_WINO_CASE(13) KP_WINO_CASE(14)
-#undef KP_WINO_CASE
-    default:
-      std::fprintf(stderr, "WinogradTiles: tile of %lld columns (internal bug)\n",
-                   static_cast<long long>(cols));
-      std::abort();
-  }
+  with_width<1, kMaxCols>(cols, "WinogradTiles", [&](auto n) {
+    tile_product<decltype(n)::value, kBCols>(kc, ap, a_step, bp, b_step, m0, m1, c, ldc, acc);
+  });
 }
 
 // f(j0, cols) over [0, n) in ceil(n / 14) nearly equal blocks: 49 tiles as 13 + 12 + 12 + 12

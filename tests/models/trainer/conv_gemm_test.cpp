@@ -16,6 +16,7 @@
 #include "models/trainer/conv_gemm.h"
 #include "models/trainer/gemm.h"
 #include "models/trainer/im2col.h"
+#include "tests/models/trainer/random_floats.h"
 #include "tests/models/trainer/test_networks.h"
 
 namespace kp {
@@ -34,13 +35,7 @@ ResolvedNetwork conv_net(Shape in, int64_t filters, int64_t kernel, Padding padd
   return resolve_network(s);
 }
 
-std::vector<float> random_floats(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1, 1);
-  std::vector<float> v(n);
-  for (float& e : v) e = u(rng);
-  return v;
-}
+using test::random_floats;
 
 void expect_same_as_im2col(Shape in, int64_t filters, int64_t kernel, Padding padding) {
   const ResolvedNetwork net = conv_net(in, filters, kernel, padding);

@@ -15,18 +15,13 @@
 #include "models/trainer/matvec_columns.h"
 #include "models/trainer/network.h"
 #include "models/trainer/optimizer.h"
+#include "tests/models/trainer/random_floats.h"
 #include "tests/models/trainer/test_networks.h"
 
 namespace kp {
 namespace {
 
-std::vector<float> random_floats(size_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-1, 1);
-  std::vector<float> v(n);
-  for (float& e : v) e = u(rng);
-  return v;
-}
+using test::random_floats;
 
 bool same_bits(const float* a, const float* b, int64_t n) {
   return std::memcmp(a, b, sizeof(float) * size_t(n)) == 0;

@@ -17,6 +17,7 @@
 #include "models/trainer/optimizer.h"
 #include "models/trainer/panel_input_grad.h"
 #include "models/trainer/worker_pool.h"
+#include "tests/models/trainer/random_floats.h"
 #include "tests/models/trainer/test_networks.h"
 
 namespace kp {
@@ -26,12 +27,8 @@ using trainer_detail::input_grad_from_panels;
 using trainer_detail::PackedA;
 using trainer_detail::Trans;
 
-AlignedVector<float> random_floats(size_t n, uint32_t seed, float scale = 1) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> u(-scale, scale);
-  AlignedVector<float> v(n);
-  for (float& e : v) e = u(rng);
-  return v;
+AlignedVector<float> random_floats(size_t n, uint32_t seed) {
+  return test::random_floats<AlignedVector<float>>(n, seed);
 }
 
 // Every panel column of a and b (both m x k) holds the same bits, padding rows included.
