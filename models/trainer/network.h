@@ -100,9 +100,9 @@ class Network {
   // whose forward packs them for its product (float with AVX-512, batch > 24) into the panels
   // that product reads, as the update writes them: those layers' forwards and the next input
   // gradient then read them instead of packing the weights (or their transpose), until the next
-  // forward_backward has run or params() is called. So call params() first, and pass these blocks to the optimizer before
-  // any forward. The values are those of the product packing the weights itself. Returns
-  // whether a layer was armed.
+  // forward_backward has run or params() is called. So call params() first, and pass these
+  // blocks to the optimizer before any forward. The values are those of the product packing
+  // the weights itself. Returns whether a layer was armed.
   bool fuse_packed_weights();
 
  private:

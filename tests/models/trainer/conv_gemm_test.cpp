@@ -1,9 +1,9 @@
 // The implicit-GEMM forward and weight gradient of a stride-1 convolution (conv_gemm.h) against
 // sgemm() over im2col's columns: every value equal bit for bit (the same FMA chains over the same
-// depth blocks). Forward shapes: the Simple CNN's conv2; outputs 16 and 30 pixels wide (tiles of 14 and a
-// narrower last one); filters not a multiple of 32 (masked rows); kernel rows crossing depth
-// blocks (7 x 7 x 20: runs of 140 floats, blocks of 245); runs of 27 floats; one channel (the
-// Simple CNN's conv1: runs of 5 floats); valid and same padding.
+// depth blocks). Forward shapes: the Simple CNN's conv2; outputs 16 and 30 pixels wide (tiles
+// of 14 and a narrower last one); filters not a multiple of 32 (masked rows); kernel rows
+// crossing depth blocks (7 x 7 x 20: runs of 140 floats, blocks of 245); runs of 27 floats; one
+// channel (the Simple CNN's conv1: runs of 5 floats); valid and same padding.
 #include <gtest/gtest.h>
 
 #include <cstdint>

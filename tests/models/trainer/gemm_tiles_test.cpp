@@ -55,7 +55,8 @@ TEST(SgemmTiles, LastPartialTileIsBitIdenticalToAFullTile) {
 // thread delivered last (parts run on different threads, each part's tiles on one).
 class FlushOrderSink final : public TileSink {
  public:
-  void tile(int64_t, int64_t, int64_t rows, int64_t cols, const float*, int64_t, int part) override {
+  void tile(int64_t, int64_t, int64_t rows, int64_t cols, const float*, int64_t,
+            int part) override {
     last() = {this, part};
     const std::lock_guard<std::mutex> lock(m_mutex);
     m_events[part].push_back(rows * cols);  // > 0: a tile
