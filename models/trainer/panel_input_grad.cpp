@@ -32,8 +32,8 @@ struct Operands {
 };
 
 // n <= 32 depth steps of a packed A panel (dy^T) times columns of W kMr floats apart, each
-// contiguous over the steps: constant offsets from one pointer (depth_loop() takes the columns'
-// stride at run time, which cost ~30% here).
+// contiguous over the steps: constant offsets from one pointer. depth_loop(), which takes the
+// columns' stride at run time, made fc1's product 11% slower alone (perf samples, 300 products).
 template <int64_t kNr>
 inline void run(int64_t n, const float* ap, const float* bp, __m512 (&c0)[kNr],
                 __m512 (&c1)[kNr]) {
