@@ -103,10 +103,11 @@ class Dense final : public Layer<T> {
       if (!formed && sgemm_available() && by_column_parts(batch, m_out * m_in)) {
         forward_parts(x, y, batch);  // the ReLU or bias below
         formed = true;
-      } else if (!formed && m_relu_y && sgemm_available()) {  // y: the product's partial sums
-        ColumnSink<decltype(relu_column)> sink(relu_column, m_out);
-        return product(x, y, batch, &sink);
-      } else if (!formed && m_packed_armed) {
+      } else if (!formed && sgemm_available()) {
+        if (m_relu_y) {  // y: the product's partial sums
+          ColumnSink<decltype(relu_column)> sink(relu_column, m_out);
+          return product(x, y, batch, &sink);
+        }
         product(x, y, batch, nullptr);
         formed = true;
       }
@@ -161,8 +162,9 @@ class Dense final : public Layer<T> {
     return m_next_sums.data();
   }
   PackedA* arm_packed_weights(int64_t batch) override {
-    if (!m_packed.reserved_for(m_out, m_in) || batch == 1 ||
-        by_column_parts(batch, m_out * m_in) || !sgemm_packs_a(Trans::No, batch))
+    // The forward's branches: batch 1 and small batches go by column parts (W in place).
+    if (!m_packed.reserved_for(m_out, m_in) || by_column_parts(batch, m_out * m_in) ||
+        !sgemm_packs_a(Trans::No, batch))
       return nullptr;
     m_packed.set_shape(m_out, m_in);
     m_packed_armed = true;
