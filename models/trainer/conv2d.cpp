@@ -63,9 +63,10 @@ class Conv2d final : public Layer<T> {
     }
     if (m_prepack && ImplicitConv::suits(l)) {
       m_implicit.emplace(l);
-      m_padded.resize(m_cols.size());  // a chunk's samples for the weight gradient of one channel
+      m_padded.resize(m_cols.size());  // a sample, or a chunk's for the weight gradient
       for (AlignedVector<float>& p : m_padded)
-        p.assign(static_cast<size_t>(m_implicit->padded_floats() * (m_c == 1 ? m_chunk : 1)),
+        p.assign(static_cast<size_t>(m_implicit->padded_floats() *
+                                     (implicit_weight_grad() ? m_chunk : 1)),
                  0.0f);
     }
   }
@@ -210,6 +211,8 @@ class Conv2d final : public Layer<T> {
   // of the Simple CNN: one thread +2.9% (faster in 47 of 60 in-process rounds), one trial on 2
   // threads +4.3% (43/60).
   bool implicit(int part) const { return m_implicit && (part >= 0 || !m_ws->pool()); }
+  // Whether the weight gradient reads the padded samples too (weight_grad_chunk): one channel.
+  bool implicit_weight_grad() const { return m_implicit && m_c == 1; }
   // The output gradient of samples [n0, n0 + nb): from dy, or formed by the fused stage into the
   // part's chunk buffer.
   const T* output_grad(const T* dy, int64_t n0, int64_t nb, int part) {
@@ -255,8 +258,8 @@ class Conv2d final : public Layer<T> {
     }
   }
   // g (m_f x m_kk) = (g if acc) + the weight gradient of samples [n0, n0 + nb) with output
-  // gradient dyc: from the padded samples (conv_gemm.h) where the forward is implicit and the
-  // layer has one channel, else by im2col's columns and the product. On the calling thread with
+  // gradient dyc: from the padded samples (conv_gemm.h) where implicit_weight_grad(), else by
+  // im2col's columns and the product. On the calling thread with
   // that part's buffers if part >= 0, else split across the pool. The Simple CNN's conv1
   // (im2col's columns: 25 floats a pixel of its one channel, 10 MB a step at b=128), whole
   // steps on one thread, in-process A/B against im2col: M=128 +0.9% and +2.5% (faster in 15 of
@@ -268,7 +271,7 @@ class Conv2d final : public Layer<T> {
                          int part) {
     const int64_t q = m_ho * m_wo * nb, in = m_c * m_h * m_w_in;
     if constexpr (std::is_same_v<T, float>) {
-      if (implicit(part) && m_c == 1) {
+      if (implicit(part) && implicit_weight_grad()) {
         float* const padded = m_padded[static_cast<size_t>(std::max(part, 0))].data();
         for (int64_t s = 0; s < nb; ++s)
           m_implicit->pad(x + (n0 + s) * in, padded + s * m_implicit->padded_floats());

@@ -11,6 +11,7 @@
 #include "models/trainer/gemm_depth_loop.h"
 #include "models/trainer/gemm_pack.h"
 #include "models/trainer/layers.h"
+#include "models/trainer/width_dispatch.h"
 
 namespace kp::trainer_detail {
 
@@ -101,19 +102,17 @@ void ImplicitConv::forward(const PackedA& w, const float* padded, float* y) cons
       }
 }
 
-// Rows [i0, i0 + kMr) x columns [j0, j0 + cols) of g, over pixels [p0, p0 + kc) of the chunk:
+// Rows [i0, i0 + kMr) x columns [j0, j0 + kNr) of g, over pixels [p0, p0 + kc) of the chunk:
 // one FMA chain per element in pixel order, stored to g or added to it, as sgemm_blocked()
 // treats a depth block. Pixel p's patch column j lies off[j] floats past the pixel's patch
 // origin; along an output row the origin moves c floats a pixel.
 template <int64_t kNr>
 void ImplicitConv::grad_tile(const float* padded, const float* dy, int64_t p0, int64_t kc,
-                             int64_t i0, int64_t j0, int64_t cols, float* g, bool acc) const {
+                             int64_t i0, int64_t j0, float* g, bool acc) const {
   const int64_t run = m_k * m_c, per = m_ho * m_wo;
   int64_t off[kNr];
-  for (int64_t j = 0; j < kNr; ++j) {  // im2col's column order: kernel row, column, channel
-    const int64_t col = j0 + std::min(j, cols - 1);
-    off[j] = col / run * m_pw * m_c + col % run;
-  }
+  for (int64_t j = 0; j < kNr; ++j)  // im2col's column order: kernel row, column, channel
+    off[j] = (j0 + j) / run * m_pw * m_c + (j0 + j) % run;
   const int64_t rows = std::min(kMr, m_f - i0);
   const __mmask16 m0 = lanes(rows), m1 = lanes(rows - 16);
   __m512 c0[kNr], c1[kNr];
@@ -134,7 +133,7 @@ void ImplicitConv::grad_tile(const float* padded, const float* dy, int64_t p0, i
       }
     }
   }
-  store_tile(c0, c1, g + i0 + j0 * m_f, m_f, cols, m0, m1, acc, nullptr);
+  store_tile(c0, c1, g + i0 + j0 * m_f, m_f, kNr, m0, m1, acc, nullptr);
 }
 
 void ImplicitConv::weight_grad(const float* padded, int64_t nb, const float* dy, float* g,
@@ -148,16 +147,9 @@ void ImplicitConv::weight_grad(const float* padded, int64_t nb, const float* dy,
     for (int64_t i0 = 0; i0 < m_f; i0 += kMr)
       for (int64_t t = 0, j0 = 0; t < tiles; ++t) {
         const int64_t cols = base + (t < extra ? 1 : 0);
-        if (cols <= 4)
-          grad_tile<4>(padded, dy, p0, kc, i0, j0, cols, g, acc);
-        else if (cols <= 8)
-          grad_tile<8>(padded, dy, p0, kc, i0, j0, cols, g, acc);
-        else if (cols <= 12)
-          grad_tile<12>(padded, dy, p0, kc, i0, j0, cols, g, acc);
-        else if (cols == 13)
-          grad_tile<13>(padded, dy, p0, kc, i0, j0, cols, g, acc);
-        else
-          grad_tile<14>(padded, dy, p0, kc, i0, j0, cols, g, acc);
+        with_width<1, kMaxTileCols>(cols, "ImplicitConv::weight_grad", [&](auto n) {
+          grad_tile<decltype(n)::value>(padded, dy, p0, kc, i0, j0, g, acc);
+        });
         j0 += cols;
       }
   }

@@ -53,7 +53,7 @@ class ImplicitConv {
             int64_t cols, float* y) const;
   template <int64_t kNr>
   void grad_tile(const float* padded, const float* dy, int64_t p0, int64_t kc, int64_t i0,
-                 int64_t j0, int64_t cols, float* g, bool acc) const;
+                 int64_t j0, float* g, bool acc) const;
 
   int64_t m_c, m_k, m_h, m_w, m_ho, m_wo, m_pt, m_pl, m_ph, m_pw, m_f;
 };
