@@ -52,6 +52,8 @@ class PackedA {
   float* column(int64_t r, int64_t p, int64_t* run = nullptr) {
     return const_cast<float*>(static_cast<const PackedA*>(this)->column(r, p, run));
   }
+  // Floats from column(r, p) to column(r + 32, p): 32 times the depth of p's block.
+  int64_t panel_step(int64_t p) const;
 
  private:
   AlignedVector<float> m_data;

@@ -119,6 +119,11 @@ const float* PackedA::column(int64_t r, int64_t p, int64_t* run) const {
   return m_data.data() + pc * round_up(m_m, kMr) + r * kc + (p - pc) * kMr;
 }
 
+int64_t PackedA::panel_step(int64_t p) const {
+  const int64_t kb = depth_block(m_k);
+  return kMr * std::min(kb, m_k - p / kb * kb);  // a panel: kMr floats for each step of its block
+}
+
 }  // namespace kp::trainer_detail
 #else  // no AVX-512: the layers use Eigen's product instead
 
@@ -134,6 +139,7 @@ void PackedA::set_shape(int64_t, int64_t) {
   throw std::logic_error("PackedA: built without AVX-512 (check sgemm_available())");
 }
 const float* PackedA::column(int64_t, int64_t, int64_t*) const { return nullptr; }
+int64_t PackedA::panel_step(int64_t) const { return 0; }
 
 }  // namespace kp::trainer_detail
 #endif

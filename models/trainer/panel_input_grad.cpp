@@ -57,10 +57,9 @@ inline void run(int64_t n, const float* ap, const float* bp, __m512 (&c0)[kNr],
 template <int64_t kNr>
 void tile(const Operands& o, int64_t j0, int64_t cols) {
   const int64_t outputs = o.w.rows(), batch = o.dyt.rows(), kb = depth_block(outputs);
-  // Row panel r's column j0 lies r * kc_in floats past row panel 0's (PackedA's layout): no
-  // call inside the loops, across which the accumulators would be spilled.
-  const int64_t inputs = o.w.depth(), kb_in = depth_block(inputs);
-  const int64_t kc_in = std::min(kb_in, inputs - j0 / kb_in * kb_in);
+  // Row panel r's column j0 lies r / 32 panel steps past row panel 0's, found here rather than
+  // by a call inside the loops, across which the accumulators would be spilled.
+  const int64_t step = o.w.panel_step(j0);
   const float* const b0 = o.w.column(0, j0);
   alignas(64) float t[kMaxPanels][kMr * kNr];
   for (int64_t pc = 0; pc < outputs; pc += kb) {
@@ -74,9 +73,9 @@ void tile(const Operands& o, int64_t j0, int64_t cols) {
       for (int j = 0; j < kNr; ++j) c0[j] = c1[j] = _mm512_setzero_ps();
       for (int64_t p = pc; p < pc + kc;) {  // runs of outputs within one row panel of W's
         const int64_t r = p / kMr * kMr, end = std::min(pc + kc, r + kMr);
-        const float* const bp = b0 + r * kc_in + (p - r);
+        const float* const bp = b0 + r / kMr * step + (p - r);
         if (s0 == 0 && r + kAhead * kMr < outputs) {  // W's run kAhead panels on, from memory
-          const float* const next = b0 + (r + kAhead * kMr) * kc_in;
+          const float* const next = b0 + (r / kMr + kAhead) * step;
           for (int64_t f = 0; f < cols * kMr; f += 16) prefetch(next, f);
         }
         run<kNr>(end - p, ap + (p - pc) * kMr, bp, c0, c1);
