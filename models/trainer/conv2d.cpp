@@ -12,6 +12,7 @@
 #include "models/trainer/aligned_vector.h"
 #include "models/trainer/conv_gemm.h"
 #include "models/trainer/conv_winograd.h"
+#include "models/trainer/fused_stage.h"
 #include "models/trainer/im2col.h"
 #include "models/trainer/layer_gemm.h"
 #include "models/trainer/ordered_chunk_sum.h"
@@ -74,16 +75,9 @@ class Conv2d final : public Layer<T> {
     init_weights(kind, this->m_w, m_f * m_kk, m_kk, m_k * m_k * m_f, rng);
     if (m_bias) std::fill(this->m_w + m_f * m_kk, this->m_w + this->m_params, T(0));
   }
-  // The chunk's output goes to a chunk-sized buffer and through the stage right away: under conv1
-  // of the Simple CNN the max-pool read back the 12.8 MB output of a b=128 batch from memory,
-  // and its input gradient went there and back again. Simple CNN +4.7% on one thread, +3.6% on
-  // two (faster in 45 and 40 of 60 in-process rounds).
+  // Each chunk's output through the stage as it is computed (fused_stage.h).
   bool fuse_next(SampleStage<T>* stage, T* y, const T* dy) override {
-    m_next = stage;
-    m_next_y = y;
-    m_next_dy = dy;
-    m_out.resize(m_cols.size());
-    for (AlignedVector<T>& o : m_out) o.resize(static_cast<size_t>(m_f * m_ho * m_wo * m_chunk));
+    m_next.attach(stage, y, dy, m_cols.size(), m_f * m_ho * m_wo * m_chunk);
     return true;
   }
   void forward(const T* x, T* y, int64_t batch) override {
@@ -183,7 +177,7 @@ class Conv2d final : public Layer<T> {
   void forward_chunk(const T* x, T* y, int64_t c, int64_t batch, int part) {
     const int64_t n0 = c * m_chunk, nb = std::min(m_chunk, batch - n0), q = m_ho * m_wo * nb;
     const auto buf = static_cast<size_t>(std::max(part, 0));
-    MapM<T> Y(m_next ? m_out[buf].data() : y + n0 * m_f * m_ho * m_wo, m_f, q);
+    MapM<T> Y(m_next.attached() ? m_next.buffer(part) : y + n0 * m_f * m_ho * m_wo, m_f, q);
     const int64_t in = m_c * m_h * m_w_in, out = m_f * m_ho * m_wo;
     if (m_wino) {
       if constexpr (std::is_same_v<T, float>)
@@ -201,10 +195,7 @@ class Conv2d final : public Layer<T> {
       weight_product(Trans::No, m_w_packed, q, col, m_kk, Y.data(), m_f, part);
     }
     if (m_bias) Y.colwise() += MapV<T>(this->m_w + m_f * m_kk, m_f);
-    if (m_next)
-      on_samples(nb, part, [&](int64_t lo, int64_t hi) {
-        m_next->forward_samples(Y.data() + lo * m_f * m_ho * m_wo, m_next_y, n0 + lo, hi - lo);
-      });
+    if (m_next.attached()) m_next.forward(n0, nb, out, part, m_ws->pool());
   }
   // Whether the forward's product of a chunk on `part` (sgemm()) is the implicit one, which runs
   // on the calling thread: for a chunk on a thread of its own, or a trial on one thread. Conv2
@@ -216,19 +207,9 @@ class Conv2d final : public Layer<T> {
   // The output gradient of samples [n0, n0 + nb): from dy, or formed by the fused stage into the
   // part's chunk buffer.
   const T* output_grad(const T* dy, int64_t n0, int64_t nb, int part) {
-    if (!m_next) return dy + n0 * m_f * m_ho * m_wo;
-    T* out = m_out[static_cast<size_t>(std::max(part, 0))].data();
-    on_samples(nb, part, [&](int64_t lo, int64_t hi) {
-      m_next->backward_samples(m_next_dy, out + lo * m_f * m_ho * m_wo, n0 + lo, hi - lo);
-    });
-    return out;
-  }
-  // f(lo, hi) over the chunk's samples [0, nb): on the calling thread for a part, else split
-  // across the pool as the stage's own layer would split them.
-  template <class F>
-  void on_samples(int64_t nb, int part, F&& f) {
-    if (part >= 0) return f(0, nb);
-    parallel_for(m_ws->pool(), nb, 2, f);
+    const int64_t out = m_f * m_ho * m_wo;
+    if (!m_next.attached()) return dy + n0 * out;
+    return m_next.output_grad(n0, nb, out, part, m_ws->pool());
   }
   // The backward by chunks, each taken by the next free thread, which computes the chunk's
   // weight and bias gradient apart and its own samples' dx; the gradients are added into dW in
@@ -318,10 +299,7 @@ class Conv2d final : public Layer<T> {
   std::vector<AlignedVector<T>> m_cols;  // a column buffer per thread (one unless m_by_samples)
   OrderedChunkSum<T> m_sum;  // by samples: the chunks' weight and bias gradients
   PackedA m_w_packed, m_wt_packed;  // op(W) for the forward and the input gradient
-  SampleStage<T>* m_next = nullptr;  // the fused next layer (fuse_next), if any
-  T* m_next_y = nullptr;
-  const T* m_next_dy = nullptr;
-  std::vector<AlignedVector<T>> m_out;  // with m_next: the chunk's output (and its gradient)
+  FusedStage<T> m_next;  // the fused next layer (fuse_next), if attached
   std::optional<ImplicitConv> m_implicit;  // the forward without im2col (conv_gemm.h), if it suits
   std::vector<AlignedVector<float>> m_padded;  // per column buffer: a padded sample, zero border
   std::unique_ptr<WinogradConv> m_wino;  // in place of im2col (conv_winograd.h), if it suits
