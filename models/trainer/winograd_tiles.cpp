@@ -149,14 +149,12 @@ void WinogradTiles<S>::transform_sample(const float* x, int64_t n, Scratch& s) c
   for (int64_t t = 0; t < m_tiles; ++t) {
     const float* src = pad + ((t / m_tw) * kTile * m_pw + (t % m_tw) * kTile) * m_cp;
     for (int64_t c0 = 0; c0 < m_cp; c0 += 16) {
-      __m512 d[kAlpha][kAlpha], v[kAlpha][kAlpha];
-      for (int i = 0; i < kAlpha; ++i)
-        for (int j = 0; j < kAlpha; ++j)
-          d[i][j] = _mm512_load_ps(src + (i * m_pw + j) * m_cp + c0);
-      winograd::sandwich<typename S::Bt>(d, v);
+      const float* const in = src + c0;
       float* const dst = s.v.data() + (n * m_tiles + t) * m_cp + c0;
-      for (int64_t xi = 0; xi < kXi; ++xi)
-        _mm512_store_ps(dst + xi * m_vs, v[xi / kAlpha][xi % kAlpha]);
+      const int64_t row = m_pw * m_cp, col = m_cp, vs = m_vs;
+      winograd::sandwich_io<typename S::Bt>(
+          [&](int i, int j) { return _mm512_load_ps(in + i * row + j * col); },
+          [&](int i, int j, __m512 v) { _mm512_store_ps(dst + (i * kAlpha + j) * vs, v); });
     }
   }
 }
@@ -179,15 +177,15 @@ void WinogradTiles<S>::forward(const float* x, float* y, int64_t samples, Scratc
     const int64_t oy = (t % m_tiles / m_tw) * kTile, ox = (t % m_tw) * kTile;
     float* const yn = y + (t / m_tiles) * m_ho * m_wo * m_f;
     for (int64_t f0 = 0; f0 < m_f; f0 += 16) {
-      __m512 mm[kAlpha][kAlpha], out[kTile][kTile];
-      for (int64_t xi = 0; xi < kXi; ++xi)
-        mm[xi / kAlpha][xi % kAlpha] = _mm512_load_ps(s.m.data() + xi * m_ms + t * m_fp + f0);
-      winograd::sandwich<typename S::At>(mm, out);
+      const float* const src = s.m.data() + t * m_fp + f0;
       const __mmask16 mask = lanes(m_f - f0);
-      for (int a = 0; a < kTile; ++a)
-        for (int b = 0; b < kTile; ++b)
-          if (oy + a < m_ho && ox + b < m_wo)
-            _mm512_mask_storeu_ps(yn + ((oy + a) * m_wo + ox + b) * m_f + f0, mask, out[a][b]);
+      const int64_t ms = m_ms, ho = m_ho, wo = m_wo, f = m_f;
+      winograd::sandwich_io<typename S::At>(
+          [&](int i, int j) { return _mm512_load_ps(src + (i * kAlpha + j) * ms); },
+          [&](int a, int b, __m512 v) {
+            if (oy + a < ho && ox + b < wo)
+              _mm512_mask_storeu_ps(yn + ((oy + a) * wo + ox + b) * f + f0, mask, v);
+          });
     }
   }
 }
@@ -206,15 +204,15 @@ void WinogradTiles<S>::backward(const float* x, const float* dy, float* du, bool
     const float* const dyn = dy + (t / m_tiles) * m_ho * m_wo * m_f;
     for (int64_t f0 = 0; f0 < m_f; f0 += 16) {
       const __mmask16 mask = lanes(m_f - f0);
-      __m512 g[kTile][kTile], dm[kAlpha][kAlpha];
-      for (int a = 0; a < kTile; ++a)
-        for (int b = 0; b < kTile; ++b)
-          g[a][b] = oy + a < m_ho && ox + b < m_wo
-                        ? _mm512_maskz_loadu_ps(mask, dyn + ((oy + a) * m_wo + ox + b) * m_f + f0)
-                        : _mm512_setzero_ps();
-      winograd::sandwich<typename S::A>(g, dm);
-      for (int64_t xi = 0; xi < kXi; ++xi)
-        _mm512_store_ps(s.m.data() + xi * m_ms + t * m_fp + f0, dm[xi / kAlpha][xi % kAlpha]);
+      float* const dst = s.m.data() + t * m_fp + f0;
+      const int64_t ms = m_ms, ho = m_ho, wo = m_wo, f = m_f;
+      winograd::sandwich_io<typename S::A>(
+          [&](int a, int b) {
+            return oy + a < ho && ox + b < wo
+                       ? _mm512_maskz_loadu_ps(mask, dyn + ((oy + a) * wo + ox + b) * f + f0)
+                       : _mm512_setzero_ps();
+          },
+          [&](int i, int j, __m512 v) { _mm512_store_ps(dst + (i * kAlpha + j) * ms, v); });
     }
   }
   const __mmask16 all = 0xFFFF;
@@ -244,16 +242,15 @@ void WinogradTiles<S>::input_grad(float* dx, int64_t n, Scratch& s) const {
   for (int64_t t = 0; t < m_tiles; ++t) {
     float* dst = pad + ((t / m_tw) * kTile * m_pw + (t % m_tw) * kTile) * m_cp;
     for (int64_t c0 = 0; c0 < m_cp; c0 += 16) {
-      __m512 dv[kAlpha][kAlpha], dd[kAlpha][kAlpha];
-      for (int64_t xi = 0; xi < kXi; ++xi)
-        dv[xi / kAlpha][xi % kAlpha] =
-            _mm512_load_ps(s.dv.data() + xi * m_vs + (n * m_tiles + t) * m_cp + c0);
-      winograd::sandwich<typename S::B>(dv, dd);
-      for (int i = 0; i < kAlpha; ++i)
-        for (int j = 0; j < kAlpha; ++j) {
-          float* p = dst + (i * m_pw + j) * m_cp + c0;
-          _mm512_store_ps(p, _mm512_add_ps(_mm512_load_ps(p), dd[i][j]));
-        }
+      const float* const src = s.dv.data() + (n * m_tiles + t) * m_cp + c0;
+      float* const out = dst + c0;
+      const int64_t vs = m_vs, row = m_pw * m_cp, col = m_cp;
+      winograd::sandwich_io<typename S::B>(
+          [&](int i, int j) { return _mm512_load_ps(src + (i * kAlpha + j) * vs); },
+          [&](int i, int j, __m512 v) {
+            float* p = out + i * row + j * col;
+            _mm512_store_ps(p, _mm512_add_ps(_mm512_load_ps(p), v));
+          });
     }
   }
   for (int64_t i = 0; i < m_h; ++i)
