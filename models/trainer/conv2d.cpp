@@ -179,22 +179,26 @@ class Conv2d final : public Layer<T> {
     const auto buf = static_cast<size_t>(std::max(part, 0));
     MapM<T> Y(m_next.attached() ? m_next.buffer(part) : y + n0 * m_f * m_ho * m_wo, m_f, q);
     const int64_t in = m_c * m_h * m_w_in, out = m_f * m_ho * m_wo;
+    // The bias goes with the Winograd and implicit products' stores, else in a pass over Y: the
+    // same values either way. Without that pass, Simple CNN M=128 on one thread +0.5% (faster
+    // in 21 of 30 in-process rounds), M=32 even (11/20).
+    const T* const bias = m_bias ? this->m_w + m_f * m_kk : nullptr;
     if (m_wino) {
       if constexpr (std::is_same_v<T, float>)
-        m_wino->forward(x + n0 * in, Y.data(), nb, m_scratch[buf]);
+        m_wino->forward(x + n0 * in, Y.data(), nb, bias, m_scratch[buf]);
     } else if (implicit(part)) {  // no columns: the product reads each padded sample
       if constexpr (std::is_same_v<T, float>) {
         for (int64_t s = 0; s < nb; ++s) {
           m_implicit->pad(x + (n0 + s) * in, m_padded[buf].data());
-          m_implicit->forward(m_w_packed, m_padded[buf].data(), Y.data() + s * out);
+          m_implicit->forward(m_w_packed, m_padded[buf].data(), Y.data() + s * out, bias);
         }
       }
     } else {
       T* col = m_cols[buf].data();
       m_im2col.to_columns(x, n0, nb, col, part >= 0 ? nullptr : m_ws->pool());
       weight_product(Trans::No, m_w_packed, q, col, m_kk, Y.data(), m_f, part);
+      if (bias) Y.colwise() += CMapV<T>(bias, m_f);
     }
-    if (m_bias) Y.colwise() += MapV<T>(this->m_w + m_f * m_kk, m_f);
     if (m_next.attached()) m_next.forward(n0, nb, out, part, m_ws->pool());
   }
   // Whether the forward's product of a chunk on `part` (sgemm()) is the implicit one, which runs

@@ -54,12 +54,25 @@ void ImplicitConv::pad(const float* x, float* padded) const {
 }
 
 #ifdef __AVX512F__
+namespace {
+// The first `cols` columns of c (32 rows masked by m0 and m1, leading dimension ldc) plus the
+// bias of their rows.
+void add_bias(float* c, int64_t ldc, int64_t cols, __mmask16 m0, __mmask16 m1, const float* b) {
+  const __m512 b0 = _mm512_maskz_loadu_ps(m0, b), b1 = _mm512_maskz_loadu_ps(m1, b + 16);
+  for (int64_t j = 0; j < cols; ++j) {
+    float* cj = c + j * ldc;
+    _mm512_mask_storeu_ps(cj, m0, _mm512_add_ps(_mm512_maskz_loadu_ps(m0, cj), b0));
+    _mm512_mask_storeu_ps(cj + 16, m1, _mm512_add_ps(_mm512_maskz_loadu_ps(m1, cj + 16), b1));
+  }
+}
+}  // namespace
+
 // Rows [i0, i0 + kMr) of the output pixels (oh, ow0 .. ow0 + cols): for each depth block of
 // sgemm's blocking, one FMA chain per element over the block's kernel-row runs, stored or (after
 // the first block) added to y, as sgemm_blocked() does.
 template <int64_t kNr>
 void ImplicitConv::tile(const PackedA& w, const float* padded, int64_t i0, int64_t oh,
-                        int64_t ow0, int64_t cols, float* y) const {
+                        int64_t ow0, int64_t cols, float* y, const float* bias) const {
   const int64_t kk = m_k * m_k * m_c, run = m_k * m_c, kb = depth_block(kk);
   const int64_t rows = std::min(kMr, m_f - i0);
   const __mmask16 m0 = lanes(rows), m1 = lanes(rows - 16);
@@ -78,11 +91,23 @@ void ImplicitConv::tile(const PackedA& w, const float* padded, int64_t i0, int64
                                          c0, c1);
       p = end;
     }
+    const bool last = pc + kc >= kk;
+    if (bias && last && pc == 0) {  // the chain alone: the bias added to it in registers
+      const __m512 b0 = _mm512_maskz_loadu_ps(m0, bias + i0);
+      const __m512 b1 = _mm512_maskz_loadu_ps(m1, bias + i0 + 16);
+#pragma GCC unroll 16
+      for (int j = 0; j < kNr; ++j) {
+        c0[j] = _mm512_add_ps(c0[j], b0);
+        c1[j] = _mm512_add_ps(c1[j], b1);
+      }
+    }
     store_tile(c0, c1, out, m_f, cols, m0, m1, pc > 0, nullptr);
+    if (bias && last && pc > 0) add_bias(out, m_f, cols, m0, m1, bias + i0);
   }
 }
 
-void ImplicitConv::forward(const PackedA& w, const float* padded, float* y) const {
+void ImplicitConv::forward(const PackedA& w, const float* padded, float* y,
+                           const float* bias) const {
   if (w.rows() != m_f || w.depth() != m_k * m_k * m_c) {
     std::fprintf(stderr, "ImplicitConv: weights packed for another shape (internal bug)\n");
     std::abort();
@@ -92,13 +117,13 @@ void ImplicitConv::forward(const PackedA& w, const float* padded, float* y) cons
       for (int64_t ow0 = 0; ow0 < m_wo; ow0 += kMaxTileCols) {
         const int64_t cols = std::min(kMaxTileCols, m_wo - ow0);
         if (cols <= 4)
-          tile<4>(w, padded, i0, oh, ow0, cols, y);
+          tile<4>(w, padded, i0, oh, ow0, cols, y, bias);
         else if (cols <= 8)
-          tile<8>(w, padded, i0, oh, ow0, cols, y);
+          tile<8>(w, padded, i0, oh, ow0, cols, y, bias);
         else if (cols <= 12)
-          tile<12>(w, padded, i0, oh, ow0, cols, y);
+          tile<12>(w, padded, i0, oh, ow0, cols, y, bias);
         else
-          tile<14>(w, padded, i0, oh, ow0, cols, y);
+          tile<14>(w, padded, i0, oh, ow0, cols, y, bias);
       }
 }
 
@@ -155,7 +180,7 @@ void ImplicitConv::weight_grad(const float* padded, int64_t nb, const float* dy,
   }
 }
 #else
-void ImplicitConv::forward(const PackedA&, const float*, float*) const {
+void ImplicitConv::forward(const PackedA&, const float*, float*, const float*) const {
   std::fprintf(stderr, "ImplicitConv: no AVX-512 in this build (internal bug)\n");
   std::abort();
 }

@@ -37,8 +37,10 @@ class ImplicitConv {
   // Copies one sample x (HWC) into the interior of `padded`.
   void pad(const float* x, float* padded) const;
   // y (f x ho*wo, column-major, leading dimension f) = W times the patches of `padded`, W packed
-  // by PackedA::pack(Trans::No, f, k*k*c, ...). On the calling thread.
-  void forward(const PackedA& w, const float* padded, float* y) const;
+  // by PackedA::pack(Trans::No, f, k*k*c, ...), plus bias (f floats) if not null: each element
+  // its product rounded, then the bias added, as a pass over y would add it. On the calling
+  // thread.
+  void forward(const PackedA& w, const float* padded, float* y, const float* bias) const;
   // The weight gradient of nb samples, padded one after another (padded_floats() apart): g (f x
   // k*k*c, leading dimension f) = (g if accumulate) + dy times the samples' patches transposed,
   // dy (f x nb*ho*wo, leading dimension f). The values of sgemm(Trans::No, Trans::Yes, ...) over
@@ -50,7 +52,7 @@ class ImplicitConv {
  private:
   template <int64_t kNr>
   void tile(const PackedA& w, const float* padded, int64_t i0, int64_t oh, int64_t ow0,
-            int64_t cols, float* y) const;
+            int64_t cols, float* y, const float* bias) const;
   template <int64_t kNr>
   void grad_tile(const float* padded, const float* dy, int64_t p0, int64_t kc, int64_t i0,
                  int64_t j0, float* g, bool acc) const;

@@ -49,9 +49,11 @@ class WinogradConv {
   // Transforms the weights W (f x 25c, leading dimension f) for forward() and backward(): once
   // a step, before either, not concurrently with them.
   virtual void set_weights(const float* w) = 0;
-  // 1 to samples() consecutive samples x (HWC each): y = their convolutions with the weights
-  // (no bias), one after another.
-  virtual void forward(const float* x, float* y, int64_t samples, Scratch& s) const = 0;
+  // 1 to samples() consecutive samples x (HWC each): y = their convolutions with the weights,
+  // one after another, plus bias (f floats) if not null: each output rounded, then the bias
+  // added, as a pass over y would add it.
+  virtual void forward(const float* x, float* y, int64_t samples, const float* bias,
+                       Scratch& s) const = 0;
   // Those samples' gradients from their output gradients dy: du = (du if acc) + their weight
   // gradient in the transformed domain (du_floats()), and dx = their input gradients if dx is
   // non-null (overwritten). Each du element is one FMA chain over the samples' tiles in order,

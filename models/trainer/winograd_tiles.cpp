@@ -160,7 +160,8 @@ void WinogradTiles<S>::transform_sample(const float* x, int64_t n, Scratch& s) c
 }
 
 template <class S>
-void WinogradTiles<S>::forward(const float* x, float* y, int64_t samples, Scratch& s) const {
+void WinogradTiles<S>::forward(const float* x, float* y, int64_t samples, const float* bias,
+                               Scratch& s) const {
   check_samples(samples);
   const int64_t tiles = samples * m_tiles;
   input_transform(x, samples, s);
@@ -179,12 +180,15 @@ void WinogradTiles<S>::forward(const float* x, float* y, int64_t samples, Scratc
     for (int64_t f0 = 0; f0 < m_f; f0 += 16) {
       const float* const src = s.m.data() + t * m_fp + f0;
       const __mmask16 mask = lanes(m_f - f0);
+      const __m512 b = bias ? _mm512_maskz_loadu_ps(mask, bias + f0) : _mm512_setzero_ps();
+      const bool add = bias != nullptr;
       const int64_t ms = m_ms, ho = m_ho, wo = m_wo, f = m_f;
       winograd::sandwich_io<typename S::At>(
           [&](int i, int j) { return _mm512_load_ps(src + (i * kAlpha + j) * ms); },
-          [&](int a, int b, __m512 v) {
-            if (oy + a < ho && ox + b < wo)
-              _mm512_mask_storeu_ps(yn + ((oy + a) * wo + ox + b) * f + f0, mask, v);
+          [&](int a, int c, __m512 v) {
+            if (oy + a < ho && ox + c < wo)
+              _mm512_mask_storeu_ps(yn + ((oy + a) * wo + ox + c) * f + f0, mask,
+                                    add ? _mm512_add_ps(v, b) : v);
           });
     }
   }

@@ -14,7 +14,8 @@ class WinogradTiles final : public WinogradConv {
   WinogradTiles(const ResolvedLayer& l, int64_t samples);
   Scratch make_scratch() const override;
   void set_weights(const float* w) override;
-  void forward(const float* x, float* y, int64_t samples, Scratch& s) const override;
+  void forward(const float* x, float* y, int64_t samples, const float* bias,
+               Scratch& s) const override;
   void backward(const float* x, const float* dy, float* du, bool acc, float* dx, int64_t samples,
                 Scratch& s) const override;
   int64_t samples() const override { return m_samples; }

@@ -62,11 +62,18 @@ void expect_same_as_im2col(Shape in, int64_t filters, int64_t kernel, Padding pa
   AlignedVector<float> padded(static_cast<size_t>(conv.padded_floats()), 0.0f);
   std::vector<float> got(want.size(), -7.0f);
   conv.pad(x.data(), padded.data());
-  conv.forward(packed, padded.data(), got.data());
+  conv.forward(packed, padded.data(), got.data(), nullptr);
   const std::string where = std::to_string(in.c) + "x" + std::to_string(in.h) + "x" +
                             std::to_string(in.w) + ", " + std::to_string(filters) +
                             " filters, kernel " + std::to_string(kernel);
   for (size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << where << ", " << i;
+  // With a bias: each product rounded, then its filter's bias added (in registers after a single
+  // depth block, by a second pass over the tile after several).
+  std::vector<float> bias(static_cast<size_t>(filters));
+  for (float& v : bias) v = u(rng);
+  conv.forward(packed, padded.data(), got.data(), bias.data());
+  for (size_t i = 0; i < want.size(); ++i)
+    ASSERT_EQ(got[i], want[i] + bias[i % static_cast<size_t>(filters)]) << where << ", bias " << i;
 }
 
 TEST(ImplicitConv, SameValuesAsSgemmOverIm2colColumns) {

@@ -118,12 +118,20 @@ void check(int tile, int64_t per_call, Shape in, int64_t filters, Padding paddin
   const bool last_without_dx = per_call == 1;
   for (int64_t n0 = 0; n0 < kSamples; n0 += per_call) {
     const int64_t nb = std::min(per_call, kSamples - n0);
-    conv.forward(x.data() + n0 * in_floats, got_y.data() + n0 * out_floats, nb, scratch);
+    conv.forward(x.data() + n0 * in_floats, got_y.data() + n0 * out_floats, nb, nullptr, scratch);
     const bool dx_here = !(last_without_dx && n0 + nb == kSamples);
     conv.backward(x.data() + n0 * in_floats, dy.data() + n0 * out_floats, du.data(), n0 > 0,
                   dx_here ? got_dx.data() + n0 * in_floats : nullptr, nb, scratch);
   }
   conv.weight_grad(du.data(), got_dw.data());
+  // With a bias: each output as without, rounded, then its filter's bias added.
+  std::vector<float> bias(static_cast<size_t>(f)), got_yb(got_y.size());
+  for (size_t o = 0; o < bias.size(); ++o) bias[o] = 0.25f * static_cast<float>(o) - 3.0f;
+  for (int64_t n0 = 0; n0 < kSamples; n0 += per_call)
+    conv.forward(x.data() + n0 * in_floats, got_yb.data() + n0 * out_floats,
+                 std::min(per_call, kSamples - n0), bias.data(), scratch);
+  for (size_t i = 0; i < got_y.size(); ++i)
+    ASSERT_EQ(got_yb[i], got_y[i] + bias[i % static_cast<size_t>(f)]) << "bias, " << i;
   const std::string where = "tiles " + std::to_string(tile) + ", " + std::to_string(per_call) +
                             " a call, " + std::to_string(c) + "x" + std::to_string(h) + "x" +
                             std::to_string(w) + ", " + std::to_string(f) + " filters:";
