@@ -11,6 +11,7 @@
 #include "core/int_math.h"
 #include "models/trainer/aligned_vector.h"
 #include "models/trainer/conv_gemm.h"
+#include "models/trainer/conv_weights.h"
 #include "models/trainer/conv_winograd.h"
 #include "models/trainer/fused_stage.h"
 #include "models/trainer/im2col.h"
@@ -38,16 +39,17 @@ class Conv2d final : public Layer<T> {
  public:
   Conv2d(const ResolvedLayer& l, int64_t max_batch, GemmWorkspace* ws)
       : m_c(l.in.c), m_h(l.in.h), m_w_in(l.in.w), m_f(l.out.c), m_ho(l.out.h), m_wo(l.out.w),
-        m_k(l.spec.kernel), m_kk(m_k * m_k * m_c), m_bias(l.spec.bias), m_ws(ws), m_im2col(l) {
+        m_k(l.spec.kernel), m_kk(m_k * m_k * m_c), m_bias(l.spec.bias), m_ws(ws),
+        m_weights(m_f, m_kk, ws), m_im2col(l) {
     this->m_params = m_f * m_kk + (m_bias ? m_f : 0);
     const int64_t per_sample = m_kk * m_ho * m_wo;
     m_chunk = std::clamp<int64_t>((int64_t{1} << 18) / std::max<int64_t>(per_sample, 1), 1,
                                   std::max<int64_t>(max_batch, 1));
     WorkerPool* pool = m_ws->pool();
     m_threads = pool ? pool->threads() : 1;
-    m_by_samples = m_prepack && m_threads > 1;
+    m_by_samples = m_weights.packs() && m_threads > 1;
     m_cols.resize(static_cast<size_t>(m_by_samples ? m_threads : 1));
-    if (m_prepack && WinogradConv::suits(l)) {
+    if (m_weights.packs() && WinogradConv::suits(l)) {
       init_winograd(l, max_batch);
       return;
     }
@@ -58,11 +60,8 @@ class Conv2d final : public Layer<T> {
     m_ws->reserve(m_f, cols, m_kk);  // forward
     m_ws->reserve(m_f, m_kk, cols);  // weight gradient
     m_ws->reserve(m_kk, cols, m_f);  // input gradient (columns)
-    if (m_prepack) {
-      m_w_packed.reserve(m_f, m_kk);
-      m_wt_packed.reserve(m_kk, m_f);
-    }
-    if (m_prepack && ImplicitConv::suits(l)) {
+    m_weights.reserve();
+    if (m_weights.packs() && ImplicitConv::suits(l)) {
       m_implicit.emplace(l);
       m_padded.resize(m_cols.size());  // a sample, or a chunk's for the weight gradient
       for (AlignedVector<float>& p : m_padded)
@@ -84,7 +83,7 @@ class Conv2d final : public Layer<T> {
     if constexpr (std::is_same_v<T, float>) {
       if (m_wino) m_wino->set_weights(this->m_w);
     }
-    if (!m_wino) pack_weights(Trans::No, m_w_packed);
+    if (!m_wino) m_weights.pack(Trans::No, this->m_w);
     const int64_t chunks = ceil_div(batch, m_chunk);
     if (!by_samples(chunks)) {
       for (int64_t c = 0; c < chunks; ++c) forward_chunk(x, y, c, batch, -1);
@@ -100,7 +99,7 @@ class Conv2d final : public Layer<T> {
   void backward(const T* x, const T*, const T* dy, T* dx, int64_t batch) override {
     if (m_bias) MapV<T>(this->m_dw + m_f * m_kk, m_f).setZero();
     if (m_wino) return backward_winograd(x, dy, dx, batch);
-    if (dx) pack_weights(Trans::Yes, m_wt_packed);
+    if (dx) m_weights.pack(Trans::Yes, this->m_w);
     const int64_t chunks = ceil_div(batch, m_chunk);
     if (by_samples(chunks) && m_sum.reserved())
       return backward_by_samples(x, dy, dx, chunks, batch);
@@ -112,7 +111,7 @@ class Conv2d final : public Layer<T> {
       weight_grad_chunk(x, n0, nb, dyc, this->m_dw, n0 > 0, -1);
       if (m_bias) row_sums(m_ws->pool(), dyc, m_f, q, this->m_dw + m_f * m_kk, true);
       if (dx) {
-        weight_product(Trans::Yes, m_wt_packed, q, dyc, m_f, col, m_kk, -1);
+        m_weights.product(Trans::Yes, this->m_w, q, dyc, m_f, col, m_kk, -1);
         m_im2col.add_columns(dx, n0, nb, col, m_ws->pool());
       }
     }
@@ -190,13 +189,14 @@ class Conv2d final : public Layer<T> {
       if constexpr (std::is_same_v<T, float>) {
         for (int64_t s = 0; s < nb; ++s) {
           m_implicit->pad(x + (n0 + s) * in, m_padded[buf].data());
-          m_implicit->forward(m_w_packed, m_padded[buf].data(), Y.data() + s * out, bias);
+          m_implicit->forward(m_weights.packed(Trans::No), m_padded[buf].data(),
+                              Y.data() + s * out, bias);
         }
       }
     } else {
       T* col = m_cols[buf].data();
       m_im2col.to_columns(x, n0, nb, col, part >= 0 ? nullptr : m_ws->pool());
-      weight_product(Trans::No, m_w_packed, q, col, m_kk, Y.data(), m_f, part);
+      m_weights.product(Trans::No, this->m_w, q, col, m_kk, Y.data(), m_f, part);
       if (bias) Y.colwise() += CMapV<T>(bias, m_f);
     }
     if (m_next.attached()) m_next.forward(n0, nb, out, part, m_ws->pool());
@@ -238,20 +238,18 @@ class Conv2d final : public Layer<T> {
       if (!dx) return;
       const int64_t per_sample = m_c * m_h * m_w_in;
       std::fill(dx + n0 * per_sample, dx + (n0 + nb) * per_sample, 0.0f);
-      weight_product(Trans::Yes, m_wt_packed, q, dyc, m_f, col, m_kk, part);
+      m_weights.product(Trans::Yes, this->m_w, q, dyc, m_f, col, m_kk, part);
       m_im2col.add_columns(dx, n0, nb, col, nullptr);
     }
   }
   // g (m_f x m_kk) = (g if acc) + the weight gradient of samples [n0, n0 + nb) with output
   // gradient dyc: from the padded samples (conv_gemm.h) where implicit_weight_grad(), else by
-  // im2col's columns and the product. On the calling thread with
-  // that part's buffers if part >= 0, else split across the pool. The Simple CNN's conv1
-  // (im2col's columns: 25 floats a pixel of its one channel, 10 MB a step at b=128), whole
-  // steps on one thread, in-process A/B against im2col: M=128 +0.9% and +2.5% (faster in 15 of
-  // 20 and 22 of 30 rounds), M=32 +3.0% (17/20); one trial on two threads M=128 -1.8%, faster
-  // in 9 of 16 rounds (within that mode's noise). With more channels im2col's columns are
-  // cheaper against the product; conv2 by im2col (32 channels) measured no gain (conv_gemm.h).
-  // The same values, bit for bit.
+  // im2col's columns and the product; on the calling thread with that part's buffers if part
+  // >= 0, else split across the pool. The same values either way. The Simple CNN's conv1
+  // (im2col: 25 floats a pixel of its one channel, 10 MB a step at b=128), one thread, A/B
+  // against im2col: M=128 +0.9% and +2.5% (faster in 15 of 20 and 22 of 30 rounds), M=32 +3.0%
+  // (17/20); one trial on two threads -1.8% (9 of 16 faster: that mode's noise). With more
+  // channels the columns cost less against the product: conv2 by im2col gained nothing.
   void weight_grad_chunk(const T* x, int64_t n0, int64_t nb, const T* dyc, T* g, bool acc,
                          int part) {
     const int64_t q = m_ho * m_wo * nb, in = m_c * m_h * m_w_in;
@@ -272,37 +270,15 @@ class Conv2d final : public Layer<T> {
     }
     gemm(Trans::No, Trans::Yes, m_f, m_kk, q, dyc, m_f, col, m_kk, g, m_f, acc, *m_ws);
   }
-  // op(W) (m_f x m_kk or its transpose), packed once a step for the AVX-512 sgemm: conv2 of the
-  // Simple CNN, by im2col before Winograd, ran one product per sample (its chunk), which
-  // re-packed all weights each time.
-  void pack_weights(Trans op, PackedA& packed) {
-    if constexpr (std::is_same_v<T, float>) {
-      if (m_prepack)
-        packed.pack(op, op == Trans::No ? m_f : m_kk, op == Trans::No ? m_kk : m_f, this->m_w, m_f,
-                    m_ws->pool());
-    }
-  }
-  // C (ldc) = op(W) B, B (k x n, ldb) with k the other side of op(W); on the calling thread
-  // with that part's buffers if part >= 0 (sgemm()).
-  void weight_product(Trans op, const PackedA& packed, int64_t n, const T* b, int64_t ldb, T* c,
-                      int64_t ldc, int part) {
-    if constexpr (std::is_same_v<T, float>) {
-      if (m_prepack)
-        return sgemm(packed, Trans::No, n, b, ldb, c, ldc, false, *m_ws, nullptr, part);
-    }
-    gemm(op, Trans::No, op == Trans::No ? m_f : m_kk, n, op == Trans::No ? m_kk : m_f, this->m_w,
-         m_f, b, ldb, c, ldc, false, *m_ws);
-  }
   int64_t m_c, m_h, m_w_in, m_f, m_ho, m_wo, m_k, m_kk, m_chunk = 1;
   bool m_bias;
   GemmWorkspace* m_ws;
+  ConvWeights<T> m_weights;  // W as the im2col products' operand, packed once a step
   Im2col<T> m_im2col;
-  bool m_prepack = std::is_same_v<T, float> && sgemm_available();
   int m_threads = 1;
   bool m_by_samples = false;  // float, the AVX-512 sgemm and a trial on several threads
   std::vector<AlignedVector<T>> m_cols;  // a column buffer per thread (one unless m_by_samples)
   OrderedChunkSum<T> m_sum;  // by samples: the chunks' weight and bias gradients
-  PackedA m_w_packed, m_wt_packed;  // op(W) for the forward and the input gradient
   FusedStage<T> m_next;  // the fused next layer (fuse_next), if attached
   std::optional<ImplicitConv> m_implicit;  // the forward without im2col (conv_gemm.h), if it suits
   std::vector<AlignedVector<float>> m_padded;  // per column buffer: a padded sample, zero border
