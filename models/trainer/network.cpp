@@ -3,6 +3,8 @@
 
 #include <Eigen/Core>
 
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <vector>
 
@@ -206,9 +208,15 @@ bool Network<T>::fuse_next_product(const T* next_x) {
 
 template <class T>
 bool Network<T>::fuse_packed_weights() {
+  // forward_backward defers all blocks or none, so deferred block i is layer block_layers[i]'s.
+  if (!m->deferred.empty() && m->deferred.size() != m->block_layers.size()) {
+    std::fprintf(stderr, "Network: %zu deferred blocks of %zu (internal bug)\n",
+                 m->deferred.size(), m->block_layers.size());
+    std::abort();
+  }
   bool any = false;
-  for (WeightGradBlock<T>& b : m->deferred) {
-    const size_t i = static_cast<size_t>(&b - m->deferred.data());  // deferred mirrors blocks
+  for (size_t i = 0; i < m->deferred.size(); ++i) {
+    WeightGradBlock<T>& b = m->deferred[i];
     if (b.batch > 1) b.packed = m->layers[m->block_layers[i]]->arm_packed_weights(b.batch);
     any = any || b.packed;
   }
