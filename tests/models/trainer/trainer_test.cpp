@@ -86,9 +86,12 @@ TEST(Trainer, GradientNormHook) {
 // the gradient norm up to the order of its sum.
 void check_fused_update_matches_the_plain_path(int64_t batch, bool expect_fused,
                                                const ResolvedNetwork& net = small_cnn(),
-                                               double learning_rate = 0) {
+                                               double learning_rate = 0,
+                                               OptimizerKind kind = OptimizerKind::Nesterov) {
   TrialConfig c = config(8);
   if (learning_rate > 0) c.optimizer.learning_rate = learning_rate;
+  c.optimizer.kind = kind;
+  if (kind == OptimizerKind::Sgd) c.optimizer.momentum = 0;
   c.batch = batch;
   c.optimizer.weight_decay = 1e-3;
   Trainer t(net, data(), c);
@@ -141,6 +144,26 @@ TEST(Trainer, FusedUpdateOfALargeMatrixMatchesThePlainPath) {
   for (int64_t batch : {2, 4, 8, 16, 24, 48})
     check_fused_update_matches_the_plain_path(batch, trainer_detail::sgemm_available(), net,
                                               0.002);
+}
+
+// Dense layers of >= 32 outputs hand the update sink full tiles of 32 rows (update_gemm.cpp,
+// full_tile): 64 outputs (two full tiles down each column) and 40 (a full tile and 8 rows by
+// the general loop), over 64 inputs (tiles of 12 columns and a last of 4), with weight decay,
+// under each optimizer. The parameters must stay bit-identical to the plain path's.
+TEST(Trainer, FusedUpdateOfFullTilesMatchesThePlainPath) {
+  auto l = [](LayerKind k, int64_t n = 0) { return test::layer_spec(k, n); };
+  NetworkSpec s;
+  s.input = {1, 8, 8};
+  s.classes = 4;
+  s.layers = {l(LayerKind::Flatten),  l(LayerKind::Dense, 64), l(LayerKind::Relu),
+              l(LayerKind::Dense, 40), l(LayerKind::Relu),     l(LayerKind::Dense, 4),
+              l(LayerKind::SoftmaxCrossEntropy)};
+  const ResolvedNetwork net = resolve_network(s);
+  for (OptimizerKind kind :
+       {OptimizerKind::Sgd, OptimizerKind::Momentum, OptimizerKind::Nesterov})
+    for (int64_t batch : {16, 48})
+      check_fused_update_matches_the_plain_path(batch, trainer_detail::sgemm_available(), net, 0,
+                                                kind);
 }
 
 // One trial on several threads (products split across them) computes the same floats as on
