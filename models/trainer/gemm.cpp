@@ -4,6 +4,7 @@
 #include "models/trainer/gemm_pack.h"
 #include "models/trainer/gemm_streamed_a.h"
 #include "models/trainer/gemm_tiles.h"
+#include "models/trainer/interleaved_update.h"
 #include "models/trainer/worker_pool.h"
 
 #include <algorithm>
@@ -72,6 +73,16 @@ inline int64_t sink_tile_width(bool sink, int64_t m, int64_t n, int64_t k) {
   return k <= kSinkNarrowMaxDepth ? 4 : 8;
 }
 
+// A sink's optimizer update is interleaved with the product (interleaved_update.h) over full
+// tiles at depths up to this: a tile's update then fills the next tile's depth loop, where after
+// the tile it waited for its loads and stores with the FMA port idle. MLP steps on one thread,
+// in-process A/B against the update after each tile (update_gemm.cpp's full tiles): b=8 +3.5%
+// (faster in 27 of 30 rounds), b=16 +3.6% and +4.9% (29/30, 24/30), b=24 +0.5% (28/30), b=4
+// even; one trial on two threads, b=16 +2.5% (17/20). Deeper, the update's registers crowd the
+// 32 x 12 tile's (GCC spills one of A's vectors): b=32 even, b=48 -1.5%, b=64 -2.2%, b=128
+// -3.0%. The same values: each element is the same chain of FMAs, each update the same.
+constexpr int64_t kInterleaveMaxDepth = 24;
+
 }  // namespace
 
 void GemmWorkspace::set_pool(WorkerPool* pool) {
@@ -128,6 +139,11 @@ template <int64_t kNr>
 void kernel(int64_t kc, const float* ap, int64_t a_step, bool packed_a, BPanel bp, float* c,
             int64_t ldc, int64_t rows, int64_t cols, bool acc, TileSink* sink, int64_t i0,
             int64_t j0, int part) {
+  if (InterleavedUpdate* u = sink ? sink->interleaved() : nullptr;
+      u && packed_a && !acc && rows == kMr && kc <= kInterleaveMaxDepth)
+    return interleaved_tile<kNr>(*u, part, kc, ap, bp.p, bp.step,
+                                 bp.layout == BPanel::Layout::InPlaceCols,
+                                 bp.layout == BPanel::Layout::InPlaceRows, cols, i0, j0);
   __m512 c0[kNr], c1[kNr];
 #pragma GCC unroll 16
   for (int j = 0; j < kNr; ++j) c0[j] = c1[j] = _mm512_setzero_ps();

@@ -97,6 +97,8 @@ bool sgemm_available();
 // Whether sgemm() packs op(A) for a product of n columns, rather than reading it in place.
 bool sgemm_packs_a(Trans ta, int64_t n);
 
+class InterleavedUpdate;  // interleaved_update.h
+
 // A fused epilogue: receives each finished tile of C instead of C receiving it, so that a
 // consumer (the optimizer's update) reads the product from registers' worth of stack, not from
 // a matrix written and read back through the caches. Tile: rows x cols at (i0, j0) of C,
@@ -107,13 +109,18 @@ class TileSink {
  public:
   virtual void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t,
                     int64_t ld, int part) = 0;
+  // An optimizer's update that the kernel interleaves with the product itself, each full tile
+  // of kMr rows (with no partial sums in C, A packed) applied during the next one's depth loop,
+  // instead of handing such tiles to tile(): or null. The sink settles a part's waiting tile
+  // in tile() and flush(), so the tiles' order stays the product's.
+  virtual InterleavedUpdate* interleaved() { return nullptr; }
   // Whether the result is the same whichever part delivers which tile (true unless the sink
   // sums per part): only then may a split hand chunks of C to whichever thread is free.
   virtual bool order_free() const { return true; }
   // Called on each thread that delivered tiles, after its last tile of a part of the product
-  // (before sgemm() returns): a sink that writes by non-temporal stores fences them here, as the
-  // caller may hand what they wrote to another thread next.
-  virtual void flush() {}
+  // (before sgemm() returns), with that part: a sink that writes by non-temporal stores fences
+  // them here, as the caller may hand what they wrote to another thread next.
+  virtual void flush(int /*part*/) {}
 
  protected:
   ~TileSink() = default;

@@ -32,9 +32,15 @@ constexpr int64_t kPrefetchSteps = 8;
 // bp + p * b_step, its columns contiguous), or from a column-major op(B) in place (kBCols true:
 // column j at bp + j * b_step, contiguous in p). The values are the same either way.
 // kBStrided: a row-major op(B) in place, whose rows the loop prefetches (kPrefetchSteps).
-template <int64_t kNr, bool kPackedA, bool kBCols, bool kBStrided>
+// between(p), after depth step p's FMAs: other work interleaved with them (an inlined functor;
+// interleaved_update.h), none by default.
+struct NoWork {
+  void operator()(int64_t) const {}
+};
+template <int64_t kNr, bool kPackedA, bool kBCols, bool kBStrided, class Between = NoWork>
 void depth_loop(int64_t kc, const float* ap, int64_t a_step, const float* bp, int64_t b_step,
-                __mmask16 m0, __mmask16 m1, __m512 (&c0)[kNr], __m512 (&c1)[kNr]) {
+                __mmask16 m0, __mmask16 m1, __m512 (&c0)[kNr], __m512 (&c1)[kNr],
+                const Between& between = Between{}) {
   for (int64_t p = 0; p < kc; ++p, ap += a_step) {
     prefetch(ap, kPrefetchSteps * a_step);
     prefetch(ap, kPrefetchSteps * a_step + 16);
@@ -50,6 +56,7 @@ void depth_loop(int64_t kc, const float* ap, int64_t a_step, const float* bp, in
       c0[j] = _mm512_fmadd_ps(a0, bj, c0[j]);
       c1[j] = _mm512_fmadd_ps(a1, bj, c1[j]);
     }
+    between(p);
     if (!kBCols) bp += b_step;
   }
 }

@@ -48,7 +48,7 @@ void sgemm_part(const Product& p, int64_t i0, int64_t i1, int64_t j0, int64_t j1
   float* c = p.c + i0 + j0 * p.ldc;
   sgemm_tiles(p.ta, p.tb, m, n, p.k, a, p.lda, p.pa, b, p.ldb, c, p.ldc, p.accumulate, *p.ws,
               p.sink, i0, j0, part);
-  if (p.sink) p.sink->flush();
+  if (p.sink) p.sink->flush(part);
 }
 
 // Part `part` of `parts` of [0, extent) in units of `unit` (a tile edge, so no tile straddles).
@@ -149,7 +149,7 @@ void depth_split(Product& p, WorkerPool* pool, int64_t kb, int64_t blocks, float
         if (last) p.sink->tile(i0, j0, rows, cols, tile, kMr, 0);
       }
   }
-  if (p.sink) p.sink->flush();
+  if (p.sink) p.sink->flush(0);
 }
 
 // Below this many FLOPs a split costs more than it saves: a fork-join is ~0.5 us while the
@@ -171,7 +171,7 @@ void run_product(Product& p) {
         for (int64_t i = 0; i < m; i += kMr)
           p.sink->tile(i, j, std::min(kMr, m - i), std::min(kNrMax, n - j), p.c + i + j * p.ldc,
                        p.ldc, 0);
-    if (p.sink) p.sink->flush();
+    if (p.sink) p.sink->flush(0);
     return;
   }
   if (p.part >= 0) return sgemm_part(p, 0, m, 0, n, p.part);

@@ -10,6 +10,7 @@
 
 #include "models/trainer/gemm.h"
 #include "models/trainer/grad_sources.h"
+#include "models/trainer/interleaved_update.h"
 #include "models/trainer/matvec_parts.h"
 #include "models/trainer/update_lanes.h"
 
@@ -26,11 +27,12 @@ template <OptimizerKind kKind>
 class UpdateSink final : public TileSink {
  public:
   UpdateSink(const Coeffs& k, float* w, float* v, int64_t rows, PackedA* packed = nullptr)
-      : m_k(k), m_w(w), m_v(v), m_rows(rows), m_packed(packed) {}
+      : m_k(k), m_w(w), m_v(v), m_rows(rows), m_packed(packed), m_inter(k, w, v, rows, m_parts) {}
   void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t, int64_t ld,
             int part) override {
     // Internal bugs, failing loudly: a part out of range, a tile across panels.
     if (part < 0 || part >= kMaxTrialThreads || (m_packed && i0 % kMr)) std::abort();
+    m_inter.settle(part);  // a tile the kernel left waiting comes first
     if (rows == kMr && !m_packed) return full_tile(i0, j0, cols, t, ld, part);
     __m512 sq = _mm512_setzero_ps();
     float* copy = nullptr;  // the panels' column for column j0 + j, if copying
@@ -44,7 +46,7 @@ class UpdateSink final : public TileSink {
     // The tile's squares summed in float lanes (<= 24 terms each), then in double: summed in the
     // lanes over all tiles (2^16 terms a lane for 2^20 weights), a 1024 x 1024 layer's squared
     // norm erred by up to 1.2e-5 relative (FusedUpdateOfALargeMatrixMatchesThePlainPath).
-    m_sq[part].s += double(_mm512_reduce_add_ps(sq));
+    m_parts[part].sq += double(_mm512_reduce_add_ps(sq));
   }
   // A full tile of kMr rows without a copy (the MLP's layers): each column's two vectors in a
   // straight run, the coefficients broadcast once a tile. The loop above spends ~40
@@ -70,30 +72,40 @@ class UpdateSink final : public TileSink {
       update_vector<kKind>(k, w + 16, v ? v + 16 : nullptr, 0xFFFF, _mm512_loadu_ps(t + 16), sq);
       if (v) v += step;
     }
-    m_sq[part].s += double(_mm512_reduce_add_ps(sq));
+    m_parts[part].sq += double(_mm512_reduce_add_ps(sq));
+  }
+  // Without a copy to the panels the kernel interleaves the update with the product (gemm.cpp's
+  // kInterleaveMaxDepth). The copy's update waits on memory, not on the FMA port.
+  InterleavedUpdate* interleaved() override {
+    return m_packed ? nullptr : &m_inter;
   }
   bool order_free() const override { return false; }
-  // The copy's non-temporal stores ordered before whatever follows, such as the pool's hand-over
-  // to a thread whose forward reads them: once a part, not once a tile (a fence a tile cost
-  // 1.0% of a Simple CNN step, faster without in 15 of 20 in-process rounds).
-  void flush() override {
+  // The part's waiting tile applied; the copy's non-temporal stores ordered before whatever
+  // follows, such as the pool's hand-over to a thread whose forward reads them: once a part,
+  // not once a tile (a fence a tile cost 1.0% of a Simple CNN step, faster without in 15 of 20
+  // in-process rounds).
+  void flush(int part) override {
+    m_inter.settle(part);
     if (m_packed) _mm_sfence();
   }
+  // The squared norm, once every part has been flushed (an internal bug otherwise: a waiting
+  // tile would never be applied).
   double sq() const {
     double s = 0;
-    for (const Part& p : m_sq) s += p.s;
+    for (const InterleavedUpdate::Part& p : m_parts) {
+      if (p.cols != 0) std::abort();
+      s += p.sq;
+    }
     return s;
   }
 
  private:
-  struct alignas(64) Part {  // one cache line per part: parts run on different threads
-    double s = 0;
-  };
   Coeffs m_k;
   float *m_w, *m_v;
   int64_t m_rows;
   PackedA* m_packed;
-  Part m_sq[kMaxTrialThreads];
+  InterleavedUpdate::Part m_parts[kMaxTrialThreads];  // a part's squared norm, waiting tile
+  InterleavedUpdate m_inter;
 };
 
 // At small batches (matvec_parts.h) by the forward's column parts, on the same threads: each

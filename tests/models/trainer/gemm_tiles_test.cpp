@@ -62,10 +62,11 @@ class FlushOrderSink final : public TileSink {
     m_events[part].push_back(rows * cols);  // > 0: a tile
   }
   bool order_free() const override { return false; }  // as the optimizer's update sink
-  void flush() override {
+  void flush(int part) override {
     if (last().first != this) return;  // a thread that delivered no tile: nothing to fence
+    EXPECT_EQ(part, last().second);    // the part whose tiles this thread delivered
     const std::lock_guard<std::mutex> lock(m_mutex);
-    m_events[last().second].push_back(0);
+    m_events[part].push_back(0);
   }
   // Every part that delivered tiles flushed after its last one; the tiles covered m x n.
   void expect_flushed(int64_t elements, const std::string& where) const {

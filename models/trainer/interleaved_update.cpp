@@ -1,0 +1,77 @@
+// The weight gradient's tiles with the update of the tile before interleaved
+// (interleaved_update.h).
+// GCC 12 flags its own masked-load intrinsics (_mm512_undefined_ps) as uninitialised.
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include "models/trainer/interleaved_update.h"
+
+#ifdef __AVX512F__
+#include "models/trainer/gemm_depth_loop.h"
+
+namespace kp::trainer_detail {
+
+namespace {
+
+template <int64_t kNr, OptimizerKind kKind, bool kBCols, bool kBStrided>
+void tile_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, const float* bp,
+                      int64_t b_step, int64_t cols, int64_t i0, int64_t j0) {
+  InterleavedUpdate::Part& t = u.part(p);
+  // Locals, so that the update's stores (through float pointers) cannot alias them.
+  const LaneCoeffs k = u.lanes();
+  const float* const g = t.g;
+  float* const w = t.w;
+  float* const v = t.v;
+  const int64_t waiting = t.cols, ldw = u.ldw();
+  __m512 c0[kNr], c1[kNr], sq = _mm512_setzero_ps();
+#pragma GCC unroll 16
+  for (int j = 0; j < kNr; ++j) c0[j] = c1[j] = _mm512_setzero_ps();
+  depth_loop<kNr, true, kBCols, kBStrided>(
+      kc, ap, kMr, bp, b_step, 0xFFFF, 0xFFFF, c0, c1, [&](int64_t step) {
+        if (step < waiting) InterleavedUpdate::column<kKind>(k, g, w, v, ldw, step, sq);
+      });
+  for (int64_t j = kc; j < waiting; ++j) InterleavedUpdate::column<kKind>(k, g, w, v, ldw, j, sq);
+  if (waiting > 0) t.sq += double(_mm512_reduce_add_ps(sq));
+  t.cols = 0;
+  u.wait<kNr>(p, c0, c1, cols, i0, j0);
+}
+
+template <int64_t kNr, OptimizerKind kKind>
+void tile_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, const float* bp,
+                      int64_t b_step, bool b_cols, bool b_strided, int64_t cols, int64_t i0,
+                      int64_t j0) {
+  if (b_cols)
+    tile_with_update<kNr, kKind, true, false>(u, p, kc, ap, bp, b_step, cols, i0, j0);
+  else if (b_strided)
+    tile_with_update<kNr, kKind, false, true>(u, p, kc, ap, bp, b_step, cols, i0, j0);
+  else
+    tile_with_update<kNr, kKind, false, false>(u, p, kc, ap, bp, b_step, cols, i0, j0);
+}
+
+}  // namespace
+
+template <int64_t kNr>
+void interleaved_tile(InterleavedUpdate& u, int p, int64_t kc, const float* ap, const float* bp,
+                      int64_t b_step, bool b_cols, bool b_strided, int64_t cols, int64_t i0,
+                      int64_t j0) {
+  switch (u.kind()) {
+    case OptimizerKind::Sgd:
+      return tile_with_update<kNr, OptimizerKind::Sgd>(u, p, kc, ap, bp, b_step, b_cols,
+                                                       b_strided, cols, i0, j0);
+    case OptimizerKind::Momentum:
+      return tile_with_update<kNr, OptimizerKind::Momentum>(u, p, kc, ap, bp, b_step, b_cols,
+                                                            b_strided, cols, i0, j0);
+    case OptimizerKind::Nesterov:
+      return tile_with_update<kNr, OptimizerKind::Nesterov>(u, p, kc, ap, bp, b_step, b_cols,
+                                                            b_strided, cols, i0, j0);
+  }
+}
+
+template void interleaved_tile<4>(InterleavedUpdate&, int, int64_t, const float*, const float*,
+                                  int64_t, bool, bool, int64_t, int64_t, int64_t);
+template void interleaved_tile<8>(InterleavedUpdate&, int, int64_t, const float*, const float*,
+                                  int64_t, bool, bool, int64_t, int64_t, int64_t);
+template void interleaved_tile<12>(InterleavedUpdate&, int, int64_t, const float*, const float*,
+                                   int64_t, bool, bool, int64_t, int64_t, int64_t);
+
+}  // namespace kp::trainer_detail
+#endif

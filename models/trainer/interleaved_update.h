@@ -1,0 +1,113 @@
+#pragma once
+// The optimizer's update interleaved with the weight gradient's product (gemm.cpp, the sink's
+// TileSink::interleaved): each full tile of the gradient waits, in its part's buffer, for the
+// next tile's product, whose depth loop applies it one column a depth step, so that the
+// update's loads, stores and FMAs fill the gaps between the product's FMAs instead of
+// following them. Internal to kp_trainer; AVX-512 builds only.
+#ifdef __AVX512F__
+#include <immintrin.h>
+
+#include <cstdint>
+
+#include "models/trainer/gemm_tiles.h"
+#include "models/trainer/update_lanes.h"
+
+namespace kp::trainer_detail {
+
+class InterleavedUpdate {
+ public:
+  // One thread's part of the product (parts run at once): its waiting tile and squared norm.
+  struct alignas(64) Part {
+    float g[kMr * kNrMax];             // the waiting tile's gradient
+    float *w = nullptr, *v = nullptr;  // where the waiting tile's weights and velocities are
+    int64_t cols = 0;                  // the waiting tile's columns (0: none waits)
+    double sq = 0;  // the part's squared gradient, summed tile by tile in the product's order
+  };
+
+  // Rows i and columns j of the product are the weights at w + i + j * ldw and the velocities
+  // at v likewise (v null for plain SGD); `parts` has room for every part of the product.
+  InterleavedUpdate(const Coeffs& k, float* w, float* v, int64_t ldw, Part* parts)
+      : m_k(plain(k)), m_w(w), m_v(v), m_ldw(ldw), m_parts(parts) {}
+
+  OptimizerKind kind() const { return m_k.kind; }
+  int64_t ldw() const { return m_ldw; }
+  Part& part(int p) { return m_parts[p]; }
+  LaneCoeffs lanes() const { return LaneCoeffs(m_k); }
+
+  // Column j of part p's waiting tile: update_vector on its two halves, the squares into sq.
+  template <OptimizerKind kKind>
+  static void column(const LaneCoeffs& k, const float* g, float* w, float* v, int64_t ldw,
+                     int64_t j, __m512& sq) {
+    float* const wj = w + j * ldw;
+    float* const vj = kKind == OptimizerKind::Sgd ? nullptr : v + j * ldw;
+    update_vector<kKind>(k, wj, vj, 0xFFFF, _mm512_load_ps(g + j * kMr), sq);
+    update_vector<kKind>(k, wj + 16, vj ? vj + 16 : nullptr, 0xFFFF,
+                         _mm512_load_ps(g + j * kMr + 16), sq);
+  }
+
+  // Makes the tile (i0, j0) of `cols` columns, still in the product's accumulators, part p's
+  // waiting tile, in the buffer the one before it (applied by now) took.
+  template <int64_t kNr>
+  void wait(int p, const __m512 (&c0)[kNr], const __m512 (&c1)[kNr], int64_t cols, int64_t i0,
+            int64_t j0) {
+    Part& t = m_parts[p];
+    float* const g = t.g;
+#pragma GCC unroll 16
+    for (int64_t j = 0; j < kNr; ++j) {
+      if (j >= cols) break;
+      _mm512_store_ps(g + j * kMr, c0[j]);
+      _mm512_store_ps(g + j * kMr + 16, c1[j]);
+    }
+    t.w = m_w + i0 + j0 * m_ldw;
+    t.v = m_v ? m_v + i0 + j0 * m_ldw : nullptr;
+    t.cols = cols;
+  }
+
+  // Applies part p's waiting tile, if any, all at once: at the part's end, and before a tile
+  // that goes another way, so that the squared norm is summed in the product's order.
+  void settle(int p) {
+    switch (m_k.kind) {
+      case OptimizerKind::Sgd: return settle<OptimizerKind::Sgd>(p);
+      case OptimizerKind::Momentum: return settle<OptimizerKind::Momentum>(p);
+      case OptimizerKind::Nesterov: return settle<OptimizerKind::Nesterov>(p);
+    }
+  }
+
+ private:
+  // The MLP's weights come from L2 and L3, and the hardware's prefetchers keep up (see
+  // update_gemm.cpp's full tiles): no software prefetch.
+  static Coeffs plain(Coeffs k) {
+    k.prefetch_floats = 0;
+    return k;
+  }
+  template <OptimizerKind kKind>
+  void settle(int p) {
+    Part& t = m_parts[p];
+    if (t.cols == 0) return;
+    const LaneCoeffs k(m_k);
+    __m512 sq = _mm512_setzero_ps();
+    for (int64_t j = 0; j < t.cols; ++j) column<kKind>(k, t.g, t.w, t.v, m_ldw, j, sq);
+    t.sq += double(_mm512_reduce_add_ps(sq));
+    t.cols = 0;
+  }
+
+  Coeffs m_k;
+  float *m_w, *m_v;
+  int64_t m_ldw;
+  Part* m_parts;
+};
+
+// The product's tile (i0, j0) of kMr rows and `cols` <= kNr columns over kc depth steps, A a
+// packed panel at ap, B at bp: a packed panel (b_cols and b_strided false, b_step kNr), or op(B)
+// in place by rows (b_strided) or by columns (b_cols), as gemm.cpp's kernel reads them; part
+// p's waiting tile applied between the depth steps, one column a step (the rest after the last
+// step), its squares added to the part's sum; then this tile waits. Each element of the
+// product is the same chain of FMAs as in gemm.cpp's kernel, and each update the same as
+// update_lanes(): the same values.
+template <int64_t kNr>
+void interleaved_tile(InterleavedUpdate& u, int p, int64_t kc, const float* ap, const float* bp,
+                      int64_t b_step, bool b_cols, bool b_strided, int64_t cols, int64_t i0,
+                      int64_t j0);
+
+}  // namespace kp::trainer_detail
+#endif
