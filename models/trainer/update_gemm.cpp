@@ -48,8 +48,10 @@ class UpdateSink final : public TileSink {
     // norm erred by up to 1.2e-5 relative (FusedUpdateOfALargeMatrixMatchesThePlainPath).
     m_parts[part].sq += double(_mm512_reduce_add_ps(sq));
   }
-  // A full tile of kMr rows without a copy (the MLP's layers): each column's two vectors in a
-  // straight run, the coefficients broadcast once a tile. The loop above spends ~40
+  // A full tile of kMr rows without a copy (the MLP's layers, deeper than gemm.cpp's
+  // kInterleaveMaxDepth; shallower ones are interleaved with the product, and come here only
+  // with partial sums in C): each column's two vectors in a straight run, the coefficients
+  // broadcast once a tile. The loop above spends ~40
   // instructions a column on its set-up (coefficients, the copy's column, a mask per vector)
   // for ~25 a vector, and at batch 16 the update was bound by them, not by memory: with every
   // tile sent to the same 32 x 12 weights (in L1) a step took 3% less, without the update 24%
