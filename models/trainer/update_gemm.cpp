@@ -50,8 +50,8 @@ class UpdateSink final : public TileSink {
   }
   // A full tile of kMr rows without a copy (the MLP's layers, deeper than gemm.cpp's
   // kInterleaveMaxDepth; shallower ones are interleaved with the product, and come here only
-  // with partial sums in C): each column's two vectors in a straight run, the coefficients
-  // broadcast once a tile. The loop above spends ~40
+  // with partial sums in C or A read in place): each column's two vectors in a straight run,
+  // the coefficients broadcast once a tile. The loop above spends ~40
   // instructions a column on its set-up (coefficients, the copy's column, a mask per vector)
   // for ~25 a vector, and at batch 16 the update was bound by them, not by memory: with every
   // tile sent to the same 32 x 12 weights (in L1) a step took 3% less, without the update 24%
