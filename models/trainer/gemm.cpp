@@ -80,7 +80,9 @@ inline int64_t sink_tile_width(bool sink, int64_t m, int64_t n, int64_t k) {
 // (faster in 27 of 30 rounds), b=16 +3.6% and +4.9% (29/30, 24/30), b=24 +0.5% (28/30), b=4
 // even; one trial on two threads, b=16 +2.5% (17/20). Deeper, the update's registers crowd the
 // 32 x 12 tile's (GCC spills one of A's vectors): b=32 even, b=48 -1.5%, b=64 -2.2%, b=128
-// -3.0%. The same values: each element is the same chain of FMAs, each update the same.
+// -3.0%. An update that also copies the new weights to panels (from memory, not the FMA
+// port's) is interleaved at any depth (interleaved_update.cpp). The same values: each element
+// is the same chain of FMAs, each update the same.
 constexpr int64_t kInterleaveMaxDepth = 24;
 
 }  // namespace
@@ -140,7 +142,7 @@ void kernel(int64_t kc, const float* ap, int64_t a_step, bool packed_a, BPanel b
             int64_t ldc, int64_t rows, int64_t cols, bool acc, TileSink* sink, int64_t i0,
             int64_t j0, int part) {
   if (InterleavedUpdate* u = sink ? sink->interleaved() : nullptr;
-      u && packed_a && !acc && rows == kMr && kc <= kInterleaveMaxDepth)
+      u && packed_a && !acc && rows == kMr && (kc <= kInterleaveMaxDepth || u->copies()))
     return interleaved_tile<kNr>(*u, part, kc, ap, bp.p, bp.step,
                                  bp.layout == BPanel::Layout::InPlaceCols,
                                  bp.layout == BPanel::Layout::InPlaceRows, cols, i0, j0);

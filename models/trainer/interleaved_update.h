@@ -20,14 +20,19 @@ class InterleavedUpdate {
   struct alignas(64) Part {
     float g[kMr * kNrMax];             // the waiting tile's gradient
     float *w = nullptr, *v = nullptr;  // where the waiting tile's weights and velocities are
+    float* copy[kNrMax] = {};          // each column's place in the panels, if copying
     int64_t cols = 0;                  // the waiting tile's columns (0: none waits)
     double sq = 0;  // the part's squared gradient, summed tile by tile in the product's order
   };
 
   // Rows i and columns j of the product are the weights at w + i + j * ldw and the velocities
-  // at v likewise (v null for plain SGD); `parts` has room for every part of the product.
-  InterleavedUpdate(const Coeffs& k, float* w, float* v, int64_t ldw, Part* parts)
-      : m_k(plain(k)), m_w(w), m_v(v), m_ldw(ldw), m_parts(parts) {}
+  // at v likewise (v null for plain SGD), the new weights also copied to `packed`'s panels if
+  // given (update_lanes' copy); `parts` has room for every part of the product.
+  InterleavedUpdate(const Coeffs& k, float* w, float* v, int64_t ldw, Part* parts,
+                    PackedA* packed = nullptr)
+      : m_k(packed ? k : plain(k)), m_w(w), m_v(v), m_ldw(ldw), m_parts(parts), m_packed(packed) {}
+  // Whether the new weights go to panels as well: such weights stream from memory.
+  bool copies() const { return m_packed != nullptr; }
 
   OptimizerKind kind() const { return m_k.kind; }
   int64_t ldw() const { return m_ldw; }
@@ -43,6 +48,18 @@ class InterleavedUpdate {
     update_vector<kKind>(k, wj, vj, 0xFFFF, _mm512_load_ps(g + j * kMr), sq);
     update_vector<kKind>(k, wj + 16, vj ? vj + 16 : nullptr, 0xFFFF,
                          _mm512_load_ps(g + j * kMr + 16), sq);
+  }
+  // The same, the new weights also streamed to the panels at copy (update_lanes' copy).
+  template <OptimizerKind kKind>
+  static void column(const LaneCoeffs& k, const float* g, float* w, float* v, int64_t ldw,
+                     int64_t j, __m512& sq, float* copy) {
+    float* const wj = w + j * ldw;
+    float* const vj = kKind == OptimizerKind::Sgd ? nullptr : v + j * ldw;
+    const __m512 w0 = update_vector<kKind>(k, wj, vj, 0xFFFF, _mm512_load_ps(g + j * kMr), sq);
+    const __m512 w1 = update_vector<kKind>(k, wj + 16, vj ? vj + 16 : nullptr, 0xFFFF,
+                                           _mm512_load_ps(g + j * kMr + 16), sq);
+    _mm512_stream_ps(copy, w0);
+    _mm512_stream_ps(copy + 16, w1);
   }
 
   // Makes the tile (i0, j0) of `cols` columns, still in the product's accumulators, part p's
@@ -61,6 +78,14 @@ class InterleavedUpdate {
     t.w = m_w + i0 + j0 * m_ldw;
     t.v = m_v ? m_v + i0 + j0 * m_ldw : nullptr;
     t.cols = cols;
+    if (m_packed) {
+      int64_t run = 0;
+      float* c = nullptr;
+      for (int64_t j = 0; j < cols; ++j, c += kMr, --run) {
+        if (run == 0) c = m_packed->column(i0, j0 + j, &run);
+        t.copy[j] = c;
+      }
+    }
   }
 
   // Applies part p's waiting tile, if any, all at once: at the part's end, and before a tile
@@ -74,8 +99,8 @@ class InterleavedUpdate {
   }
 
  private:
-  // The MLP's weights come from L2 and L3, and the hardware's prefetchers keep up (see
-  // update_gemm.cpp's full tiles): no software prefetch.
+  // Without a copy (the MLP's weights, from L2 and L3) the hardware's prefetchers keep up (see
+  // update_gemm.cpp's full tiles): no software prefetch. With one, the sink's (sink_coeffs).
   static Coeffs plain(Coeffs k) {
     k.prefetch_floats = 0;
     return k;
@@ -86,7 +111,11 @@ class InterleavedUpdate {
     if (t.cols == 0) return;
     const LaneCoeffs k(m_k);
     __m512 sq = _mm512_setzero_ps();
-    for (int64_t j = 0; j < t.cols; ++j) column<kKind>(k, t.g, t.w, t.v, m_ldw, j, sq);
+    for (int64_t j = 0; j < t.cols; ++j)
+      if (m_packed)
+        column<kKind>(k, t.g, t.w, t.v, m_ldw, j, sq, t.copy[j]);
+      else
+        column<kKind>(k, t.g, t.w, t.v, m_ldw, j, sq);
     t.sq += double(_mm512_reduce_add_ps(sq));
     t.cols = 0;
   }
@@ -95,6 +124,7 @@ class InterleavedUpdate {
   float *m_w, *m_v;
   int64_t m_ldw;
   Part* m_parts;
+  PackedA* m_packed;
 };
 
 // The product's tile (i0, j0) of kMr rows and `cols` <= kNr columns over kc depth steps, A a

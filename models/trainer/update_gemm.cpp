@@ -27,7 +27,7 @@ template <OptimizerKind kKind>
 class UpdateSink final : public TileSink {
  public:
   UpdateSink(const Coeffs& k, float* w, float* v, int64_t rows, PackedA* packed = nullptr)
-      : m_k(k), m_w(w), m_v(v), m_rows(rows), m_packed(packed), m_inter(k, w, v, rows, m_parts) {}
+      : m_k(k), m_w(w), m_v(v), m_rows(rows), m_packed(packed), m_inter(k, w, v, rows, m_parts, packed) {}
   void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t, int64_t ld,
             int part) override {
     // Internal bugs, failing loudly: a part out of range, a tile across panels.
@@ -76,11 +76,9 @@ class UpdateSink final : public TileSink {
     }
     m_parts[part].sq += double(_mm512_reduce_add_ps(sq));
   }
-  // Without a copy to the panels the kernel interleaves the update with the product (gemm.cpp's
-  // kInterleaveMaxDepth). The copy's update waits on memory, not on the FMA port.
-  InterleavedUpdate* interleaved() override {
-    return m_packed ? nullptr : &m_inter;
-  }
+  // The kernel interleaves the update with the product (interleaved_update.h; for which tiles:
+  // gemm.cpp's kInterleaveMaxDepth).
+  InterleavedUpdate* interleaved() override { return &m_inter; }
   bool order_free() const override { return false; }
   // The part's waiting tile applied; the copy's non-temporal stores ordered before whatever
   // follows, such as the pool's hand-over to a thread whose forward reads them: once a part,

@@ -147,8 +147,8 @@ TEST(Trainer, FusedUpdateOfALargeMatrixMatchesThePlainPath) {
 }
 
 // Dense layers of >= 32 outputs have full tiles of 32 rows, updated within the next tile's
-// depth loop at batch 16 (interleaved_update.h) and after each tile at 48 (update_gemm.cpp,
-// full_tile): 64 outputs (two full tiles down each column) and 40 (a full tile, then 8 rows by
+// depth loop at batches 4 (4 of a tile's 12 columns in the loop, the rest after it) and 16
+// (interleaved_update.h), and after each tile at 48 (update_gemm.cpp, full_tile): 64 outputs (two full tiles down each column) and 40 (a full tile, then 8 rows by
 // the sink's general loop, which must first settle the waiting tile), over 64 inputs (tiles of
 // 12 columns and a last of 4), with weight decay, under each optimizer. The parameters must
 // stay bit-identical to the plain path's, and the squared norm agree.
@@ -163,7 +163,7 @@ TEST(Trainer, FusedUpdateOfFullTilesMatchesThePlainPath) {
   const ResolvedNetwork net = resolve_network(s);
   for (OptimizerKind kind :
        {OptimizerKind::Sgd, OptimizerKind::Momentum, OptimizerKind::Nesterov})
-    for (int64_t batch : {16, 48})
+    for (int64_t batch : {4, 16, 48})
       check_fused_update_matches_the_plain_path(batch, trainer_detail::sgemm_available(), net, 0,
                                                 kind);
 }
