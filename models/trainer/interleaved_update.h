@@ -30,7 +30,12 @@ class InterleavedUpdate {
   // given (update_lanes' copy); `parts` has room for every part of the product.
   InterleavedUpdate(const Coeffs& k, float* w, float* v, int64_t ldw, Part* parts,
                     PackedA* packed = nullptr)
-      : m_k(packed ? k : plain(k)), m_w(w), m_v(v), m_ldw(ldw), m_parts(parts), m_packed(packed) {}
+      : m_k(packed ? k : plain(k)),
+        m_w(w),
+        m_v(v),
+        m_ldw(ldw),
+        m_parts(parts),
+        m_packed(packed) {}
   // Whether the new weights go to panels as well: such weights stream from memory.
   bool copies() const { return m_packed != nullptr; }
 
@@ -131,7 +136,8 @@ class InterleavedUpdate {
 // packed panel at ap, B at bp: a packed panel (b_cols and b_strided false, b_step kNr), or op(B)
 // in place by rows (b_strided) or by columns (b_cols), as gemm.cpp's kernel reads them; part
 // p's waiting tile applied between the depth steps, one column a step (the rest after the last
-// step), its squares added to the part's sum; then this tile waits. Each element of the
+// step), or with a copy spread over them, its squares added to the part's sum; then this tile
+// waits. Each element of the
 // product is the same chain of FMAs as in gemm.cpp's kernel, and each update the same as
 // update_lanes(): the same values.
 template <int64_t kNr>
