@@ -27,7 +27,12 @@ template <OptimizerKind kKind>
 class UpdateSink final : public TileSink {
  public:
   UpdateSink(const Coeffs& k, float* w, float* v, int64_t rows, PackedA* packed = nullptr)
-      : m_k(k), m_w(w), m_v(v), m_rows(rows), m_packed(packed), m_inter(k, w, v, rows, m_parts, packed) {}
+      : m_k(k),
+        m_w(w),
+        m_v(v),
+        m_rows(rows),
+        m_packed(packed),
+        m_inter(k, w, v, rows, m_parts, packed) {}
   void tile(int64_t i0, int64_t j0, int64_t rows, int64_t cols, const float* t, int64_t ld,
             int part) override {
     // Internal bugs, failing loudly: a part out of range, a tile across panels.

@@ -148,10 +148,11 @@ TEST(Trainer, FusedUpdateOfALargeMatrixMatchesThePlainPath) {
 
 // Dense layers of >= 32 outputs have full tiles of 32 rows, updated within the next tile's
 // depth loop at batches 4 (4 of a tile's 12 columns in the loop, the rest after it) and 16
-// (interleaved_update.h), and after each tile at 48 (update_gemm.cpp, full_tile): 64 outputs (two full tiles down each column) and 40 (a full tile, then 8 rows by
-// the sink's general loop, which must first settle the waiting tile), over 64 inputs (tiles of
-// 12 columns and a last of 4), with weight decay, under each optimizer. The parameters must
-// stay bit-identical to the plain path's, and the squared norm agree.
+// (interleaved_update.h), and after each tile at 48 (update_gemm.cpp, full_tile): 64 outputs
+// (two full tiles down each column) and 40 (a full tile, then 8 rows by the sink's general
+// loop, which must first settle the waiting tile), over 64 inputs (tiles of 12 columns and a
+// last of 4), with weight decay, under each optimizer. The parameters must stay bit-identical
+// to the plain path's, and the squared norm agree.
 TEST(Trainer, FusedUpdateOfFullTilesMatchesThePlainPath) {
   auto l = [](LayerKind k, int64_t n = 0) { return test::layer_spec(k, n); };
   NetworkSpec s;
