@@ -30,10 +30,10 @@ void tile_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, 
   if (!u.copies()) {
     depth_loop<kNr, true, kBCols, kBStrided>(
         kc, ap, kMr, bp, b_step, 0xFFFF, 0xFFFF, c0, c1, [&](int64_t step) {
-          if (step < waiting) InterleavedUpdate::column<kKind>(k, g, w, v, ldw, step, sq);
+          if (step < waiting) InterleavedUpdate::column<kKind>(k, g, kMr, w, v, ldw, step, sq);
         });
     for (int64_t j = kc; j < waiting; ++j)
-      InterleavedUpdate::column<kKind>(k, g, w, v, ldw, j, sq);
+      InterleavedUpdate::column<kKind>(k, g, kMr, w, v, ldw, j, sq);
   } else {
     // A copy's weights stream from memory (the Simple CNN's fc1, 1024 x 3136, at depths of 16
     // to 256): column j after depth step j << shift, spread over the loop so that its loads
@@ -48,11 +48,11 @@ void tile_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, 
     depth_loop<kNr, true, kBCols, kBStrided>(
         kc, ap, kMr, bp, b_step, 0xFFFF, 0xFFFF, c0, c1, [&](int64_t step) {
           if ((step & mask) == 0 && (step >> shift) < waiting)
-            InterleavedUpdate::column<kKind>(k, g, w, v, ldw, step >> shift, sq,
+            InterleavedUpdate::column<kKind>(k, g, kMr, w, v, ldw, step >> shift, sq,
                                              copy[step >> shift]);
         });
     for (int64_t j = std::min(waiting, ((kc - 1) >> shift) + 1); j < waiting; ++j)
-      InterleavedUpdate::column<kKind>(k, g, w, v, ldw, j, sq, copy[j]);
+      InterleavedUpdate::column<kKind>(k, g, kMr, w, v, ldw, j, sq, copy[j]);
   }
   if (waiting > 0) t.sq += double(_mm512_reduce_add_ps(sq));
   t.cols = 0;

@@ -42,27 +42,23 @@ class InterleavedUpdate {
   OptimizerKind kind() const { return m_k.kind; }
   int64_t ldw() const { return m_ldw; }
   Part& part(int p) { return m_parts[p]; }
+  // The coefficients on the lanes (without a copy, with no software prefetch).
   LaneCoeffs lanes() const { return LaneCoeffs(m_k); }
 
-  // Column j of part p's waiting tile: update_vector on its two halves, the squares into sq.
+  // Column j of a tile of kMr rows whose gradient is at g (g_step floats a column), weights at
+  // w and velocities at v (v null for plain SGD; ldw floats a column): update_vector on its two
+  // halves, the squares into sq, the new weights also streamed to `copy` if given (update_lanes'
+  // copy). The waiting tiles here and update_gemm.cpp's full tiles share it.
   template <OptimizerKind kKind>
-  static void column(const LaneCoeffs& k, const float* g, float* w, float* v, int64_t ldw,
-                     int64_t j, __m512& sq) {
+  static void column(const LaneCoeffs& k, const float* g, int64_t g_step, float* w, float* v,
+                     int64_t ldw, int64_t j, __m512& sq, float* copy = nullptr) {
+    const float* const gj = g + j * g_step;
     float* const wj = w + j * ldw;
     float* const vj = kKind == OptimizerKind::Sgd ? nullptr : v + j * ldw;
-    update_vector<kKind>(k, wj, vj, 0xFFFF, _mm512_load_ps(g + j * kMr), sq);
-    update_vector<kKind>(k, wj + 16, vj ? vj + 16 : nullptr, 0xFFFF,
-                         _mm512_load_ps(g + j * kMr + 16), sq);
-  }
-  // The same, the new weights also streamed to the panels at copy (update_lanes' copy).
-  template <OptimizerKind kKind>
-  static void column(const LaneCoeffs& k, const float* g, float* w, float* v, int64_t ldw,
-                     int64_t j, __m512& sq, float* copy) {
-    float* const wj = w + j * ldw;
-    float* const vj = kKind == OptimizerKind::Sgd ? nullptr : v + j * ldw;
-    const __m512 w0 = update_vector<kKind>(k, wj, vj, 0xFFFF, _mm512_load_ps(g + j * kMr), sq);
-    const __m512 w1 = update_vector<kKind>(k, wj + 16, vj ? vj + 16 : nullptr, 0xFFFF,
-                                           _mm512_load_ps(g + j * kMr + 16), sq);
+    const __m512 w0 = update_vector<kKind>(k, wj, vj, 0xFFFF, _mm512_loadu_ps(gj), sq);
+    const __m512 w1 =
+        update_vector<kKind>(k, wj + 16, vj ? vj + 16 : nullptr, 0xFFFF, _mm512_loadu_ps(gj + 16), sq);
+    if (!copy) return;
     _mm512_stream_ps(copy, w0);
     _mm512_stream_ps(copy + 16, w1);
   }
@@ -117,10 +113,7 @@ class InterleavedUpdate {
     const LaneCoeffs k(m_k);
     __m512 sq = _mm512_setzero_ps();
     for (int64_t j = 0; j < t.cols; ++j)
-      if (m_packed)
-        column<kKind>(k, t.g, t.w, t.v, m_ldw, j, sq, t.copy[j]);
-      else
-        column<kKind>(k, t.g, t.w, t.v, m_ldw, j, sq);
+      column<kKind>(k, t.g, kMr, t.w, t.v, m_ldw, j, sq, m_packed ? t.copy[j] : nullptr);
     t.sq += double(_mm512_reduce_add_ps(sq));
     t.cols = 0;
   }

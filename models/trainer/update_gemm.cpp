@@ -67,18 +67,12 @@ class UpdateSink final : public TileSink {
   // keeps up): b=16 +1.4% and +2.0% (faster in 24 of 30 and 29 of 40 rounds), b=4 +1% (33/40),
   // b=64, 128 and 1024 even.
   void full_tile(int64_t i0, int64_t j0, int64_t cols, const float* t, int64_t ld, int part) {
-    Coeffs plain = m_k;
-    plain.prefetch_floats = 0;
-    const LaneCoeffs k(plain);
-    const int64_t step = m_rows;  // a local: a store through w could alias the member
-    float* w = m_w + i0 + j0 * step;
-    float* v = kKind == OptimizerKind::Sgd ? nullptr : m_v + i0 + j0 * step;
+    const LaneCoeffs k = m_inter.lanes();  // without a copy: no software prefetch
+    const int64_t step = m_rows;           // a local: a store through w could alias the member
+    float* const w = m_w + i0 + j0 * step;
+    float* const v = m_v ? m_v + i0 + j0 * step : nullptr;
     __m512 sq = _mm512_setzero_ps();
-    for (int64_t j = 0; j < cols; ++j, w += step, t += ld) {
-      update_vector<kKind>(k, w, v, 0xFFFF, _mm512_loadu_ps(t), sq);
-      update_vector<kKind>(k, w + 16, v ? v + 16 : nullptr, 0xFFFF, _mm512_loadu_ps(t + 16), sq);
-      if (v) v += step;
-    }
+    for (int64_t j = 0; j < cols; ++j) InterleavedUpdate::column<kKind>(k, t, ld, w, v, step, j, sq);
     m_parts[part].sq += double(_mm512_reduce_add_ps(sq));
   }
   // The kernel interleaves the update with the product (interleaved_update.h; for which tiles:
