@@ -125,6 +125,18 @@ TEST(Trainer, FusedUpdateMatchesThePlainPath) {
   check_fused_update_matches_the_plain_path(300, false);  // above kFusedMaxBatch (256)
 }
 
+// An MLP on the synthetic 8 x 8 task: two hidden ReLU layers of h1 and h2 units, 4 classes.
+ResolvedNetwork two_hidden_dense(int64_t h1, int64_t h2) {
+  auto l = [](LayerKind k, int64_t n = 0) { return test::layer_spec(k, n); };
+  NetworkSpec s;
+  s.input = {1, 8, 8};
+  s.classes = 4;
+  s.layers = {l(LayerKind::Flatten),  l(LayerKind::Dense, h1), l(LayerKind::Relu),
+              l(LayerKind::Dense, h2), l(LayerKind::Relu),     l(LayerKind::Dense, 4),
+              l(LayerKind::SoftmaxCrossEntropy)};
+  return resolve_network(s);
+}
+
 // A dense layer of 1024 x 1024 weights (2^20: from memory, not cache) takes the update's paths
 // for large matrices: column by column at batches 2, 4 and 8 (update_gemm.cpp,
 // update_by_columns), 4-column tiles at 16 and 24, 8-column tiles over all rows as one block at
@@ -133,14 +145,7 @@ TEST(Trainer, FusedUpdateMatchesThePlainPath) {
 // tenth of the usual learning rate: this wide net fits the synthetic task within 20 steps
 // otherwise, its gradients sinking to subnormal floats.
 TEST(Trainer, FusedUpdateOfALargeMatrixMatchesThePlainPath) {
-  auto l = [](LayerKind k, int64_t n = 0) { return test::layer_spec(k, n); };
-  NetworkSpec s;
-  s.input = {1, 8, 8};
-  s.classes = 4;
-  s.layers = {l(LayerKind::Flatten),    l(LayerKind::Dense, 1024), l(LayerKind::Relu),
-              l(LayerKind::Dense, 1024), l(LayerKind::Relu),        l(LayerKind::Dense, 4),
-              l(LayerKind::SoftmaxCrossEntropy)};
-  const ResolvedNetwork net = resolve_network(s);
+  const ResolvedNetwork net = two_hidden_dense(1024, 1024);
   for (int64_t batch : {2, 4, 8, 16, 24, 48})
     check_fused_update_matches_the_plain_path(batch, trainer_detail::sgemm_available(), net,
                                               0.002);
@@ -154,14 +159,7 @@ TEST(Trainer, FusedUpdateOfALargeMatrixMatchesThePlainPath) {
 // last of 4), with weight decay, under each optimizer. The parameters must stay bit-identical
 // to the plain path's, and the squared norm agree.
 TEST(Trainer, FusedUpdateOfFullTilesMatchesThePlainPath) {
-  auto l = [](LayerKind k, int64_t n = 0) { return test::layer_spec(k, n); };
-  NetworkSpec s;
-  s.input = {1, 8, 8};
-  s.classes = 4;
-  s.layers = {l(LayerKind::Flatten),  l(LayerKind::Dense, 64), l(LayerKind::Relu),
-              l(LayerKind::Dense, 40), l(LayerKind::Relu),     l(LayerKind::Dense, 4),
-              l(LayerKind::SoftmaxCrossEntropy)};
-  const ResolvedNetwork net = resolve_network(s);
+  const ResolvedNetwork net = two_hidden_dense(64, 40);
   for (OptimizerKind kind :
        {OptimizerKind::Sgd, OptimizerKind::Momentum, OptimizerKind::Nesterov})
     for (int64_t batch : {4, 16, 48})
