@@ -14,7 +14,7 @@ namespace kp::trainer_detail {
 
 namespace {
 
-template <int64_t kNr, OptimizerKind kKind, bool kBCols, bool kBStrided>
+template <int64_t kNr, OptimizerKind kKind, bool kNorm, bool kBCols, bool kBStrided>
 void tile_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, const float* bp,
                       int64_t b_step, int64_t cols, int64_t i0, int64_t j0) {
   InterleavedUpdate::Part& t = u.part(p);
@@ -30,10 +30,11 @@ void tile_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, 
   if (!u.copies()) {
     depth_loop<kNr, true, kBCols, kBStrided>(
         kc, ap, kMr, bp, b_step, 0xFFFF, 0xFFFF, c0, c1, [&](int64_t step) {
-          if (step < waiting) InterleavedUpdate::column<kKind>(k, g, kMr, w, v, ldw, step, sq);
+          if (step < waiting)
+            InterleavedUpdate::column<kKind, kNorm>(k, g, kMr, w, v, ldw, step, sq);
         });
     for (int64_t j = kc; j < waiting; ++j)
-      InterleavedUpdate::column<kKind>(k, g, kMr, w, v, ldw, j, sq);
+      InterleavedUpdate::column<kKind, kNorm>(k, g, kMr, w, v, ldw, j, sq);
   } else {
     // A copy's weights stream from memory (the Simple CNN's fc1, 1024 x 3136, at depths of 16
     // to 256): column j after depth step j << shift, spread over the loop so that its loads
@@ -48,27 +49,38 @@ void tile_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, 
     depth_loop<kNr, true, kBCols, kBStrided>(
         kc, ap, kMr, bp, b_step, 0xFFFF, 0xFFFF, c0, c1, [&](int64_t step) {
           if ((step & mask) == 0 && (step >> shift) < waiting)
-            InterleavedUpdate::column<kKind>(k, g, kMr, w, v, ldw, step >> shift, sq,
+            InterleavedUpdate::column<kKind, kNorm>(k, g, kMr, w, v, ldw, step >> shift, sq,
                                              copy[step >> shift]);
         });
     for (int64_t j = std::min(waiting, ((kc - 1) >> shift) + 1); j < waiting; ++j)
-      InterleavedUpdate::column<kKind>(k, g, kMr, w, v, ldw, j, sq, copy[j]);
+      InterleavedUpdate::column<kKind, kNorm>(k, g, kMr, w, v, ldw, j, sq, copy[j]);
   }
   if (waiting > 0) t.sq += double(_mm512_reduce_add_ps(sq));
   t.cols = 0;
   u.wait<kNr>(p, c0, c1, cols, i0, j0);
 }
 
-template <int64_t kNr, OptimizerKind kKind>
+template <int64_t kNr, OptimizerKind kKind, bool kNorm>
 void tile_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, const float* bp,
                       int64_t b_step, bool b_cols, bool b_strided, int64_t cols, int64_t i0,
                       int64_t j0) {
   if (b_cols)
-    tile_with_update<kNr, kKind, true, false>(u, p, kc, ap, bp, b_step, cols, i0, j0);
+    tile_with_update<kNr, kKind, kNorm, true, false>(u, p, kc, ap, bp, b_step, cols, i0, j0);
   else if (b_strided)
-    tile_with_update<kNr, kKind, false, true>(u, p, kc, ap, bp, b_step, cols, i0, j0);
+    tile_with_update<kNr, kKind, kNorm, false, true>(u, p, kc, ap, bp, b_step, cols, i0, j0);
   else
-    tile_with_update<kNr, kKind, false, false>(u, p, kc, ap, bp, b_step, cols, i0, j0);
+    tile_with_update<kNr, kKind, kNorm, false, false>(u, p, kc, ap, bp, b_step, cols, i0, j0);
+}
+
+template <int64_t kNr, OptimizerKind kKind>
+void tile_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, const float* bp,
+                      int64_t b_step, bool b_cols, bool b_strided, int64_t cols, int64_t i0,
+                      int64_t j0) {
+  if (u.norm())
+    tile_with_update<kNr, kKind, true>(u, p, kc, ap, bp, b_step, b_cols, b_strided, cols, i0, j0);
+  else
+    tile_with_update<kNr, kKind, false>(u, p, kc, ap, bp, b_step, b_cols, b_strided, cols, i0,
+                                        j0);
 }
 
 }  // namespace

@@ -40,6 +40,7 @@ class InterleavedUpdate {
   bool copies() const { return m_packed != nullptr; }
 
   OptimizerKind kind() const { return m_k.kind; }
+  bool norm() const { return m_k.norm; }  // whether the squared norm is summed
   int64_t ldw() const { return m_ldw; }
   Part& part(int p) { return m_parts[p]; }
   // The coefficients on the lanes (without a copy, with no software prefetch).
@@ -48,16 +49,20 @@ class InterleavedUpdate {
   // Column j of a tile of kMr rows whose gradient is at g (g_step floats a column), weights at
   // w and velocities at v (v null for plain SGD; ldw floats a column): update_vector on its two
   // halves, the squares into sq, the new weights also streamed to `copy` if given (update_lanes'
-  // copy). The waiting tiles here and update_gemm.cpp's full tiles share it.
-  template <OptimizerKind kKind>
-  static void column(const LaneCoeffs& k, const float* g, int64_t g_step, float* w, float* v,
-                     int64_t ldw, int64_t j, __m512& sq, float* copy = nullptr) {
+  // copy). The waiting tiles here and update_gemm.cpp's full tiles share it. kNorm: as
+  // update_vector's. Always inlined: GCC left the calls out of line in the depth loop once the
+  // norm doubled the instantiations, and a call there spills the product's accumulators (MLP
+  // b=16 steps took 35% longer).
+  template <OptimizerKind kKind, bool kNorm>
+  __attribute__((always_inline)) static void column(const LaneCoeffs& k, const float* g,
+                                                    int64_t g_step, float* w, float* v, int64_t ldw,
+                                                    int64_t j, __m512& sq, float* copy = nullptr) {
     const float* const gj = g + j * g_step;
     float* const wj = w + j * ldw;
     float* const vj = kKind == OptimizerKind::Sgd ? nullptr : v + j * ldw;
-    const __m512 w0 = update_vector<kKind>(k, wj, vj, 0xFFFF, _mm512_loadu_ps(gj), sq);
-    const __m512 w1 =
-        update_vector<kKind>(k, wj + 16, vj ? vj + 16 : nullptr, 0xFFFF, _mm512_loadu_ps(gj + 16), sq);
+    const __m512 w0 = update_vector<kKind, kNorm>(k, wj, vj, 0xFFFF, _mm512_loadu_ps(gj), sq);
+    const __m512 w1 = update_vector<kKind, kNorm>(k, wj + 16, vj ? vj + 16 : nullptr, 0xFFFF,
+                                                  _mm512_loadu_ps(gj + 16), sq);
     if (!copy) return;
     _mm512_stream_ps(copy, w0);
     _mm512_stream_ps(copy + 16, w1);
@@ -66,8 +71,9 @@ class InterleavedUpdate {
   // Makes the tile (i0, j0) of `cols` columns, still in the product's accumulators, part p's
   // waiting tile, in the buffer the one before it (applied by now) took.
   template <int64_t kNr>
-  void wait(int p, const __m512 (&c0)[kNr], const __m512 (&c1)[kNr], int64_t cols, int64_t i0,
-            int64_t j0) {
+  __attribute__((always_inline)) void wait(int p, const __m512 (&c0)[kNr],
+                                           const __m512 (&c1)[kNr], int64_t cols, int64_t i0,
+                                           int64_t j0) {
     Part& t = m_parts[p];
     float* const g = t.g;
 #pragma GCC unroll 16
@@ -92,11 +98,8 @@ class InterleavedUpdate {
   // Applies part p's waiting tile, if any, all at once: at the part's end, and before a tile
   // that goes another way, so that the squared norm is summed in the product's order.
   void settle(int p) {
-    switch (m_k.kind) {
-      case OptimizerKind::Sgd: return settle<OptimizerKind::Sgd>(p);
-      case OptimizerKind::Momentum: return settle<OptimizerKind::Momentum>(p);
-      case OptimizerKind::Nesterov: return settle<OptimizerKind::Nesterov>(p);
-    }
+    if (m_k.norm) return settle<true>(p);
+    settle<false>(p);
   }
 
  private:
@@ -106,14 +109,22 @@ class InterleavedUpdate {
     k.prefetch_floats = 0;
     return k;
   }
-  template <OptimizerKind kKind>
+  template <bool kNorm>
+  void settle(int p) {
+    switch (m_k.kind) {
+      case OptimizerKind::Sgd: return settle<OptimizerKind::Sgd, kNorm>(p);
+      case OptimizerKind::Momentum: return settle<OptimizerKind::Momentum, kNorm>(p);
+      case OptimizerKind::Nesterov: return settle<OptimizerKind::Nesterov, kNorm>(p);
+    }
+  }
+  template <OptimizerKind kKind, bool kNorm>
   void settle(int p) {
     Part& t = m_parts[p];
     if (t.cols == 0) return;
     const LaneCoeffs k(m_k);
     __m512 sq = _mm512_setzero_ps();
     for (int64_t j = 0; j < t.cols; ++j)
-      column<kKind>(k, t.g, kMr, t.w, t.v, m_ldw, j, sq, m_packed ? t.copy[j] : nullptr);
+      column<kKind, kNorm>(k, t.g, kMr, t.w, t.v, m_ldw, j, sq, m_packed ? t.copy[j] : nullptr);
     t.sq += double(_mm512_reduce_add_ps(sq));
     t.cols = 0;
   }

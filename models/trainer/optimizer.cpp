@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <stdexcept>
 
 #include "models/trainer/column_panels.h"
@@ -27,11 +28,12 @@ double learning_rate_at(const OptimizerSpec& s, int64_t step) {
 }
 
 Optimizer::Optimizer(const OptimizerSpec& spec, int64_t num_params,
-                     trainer_detail::WorkerPool* pool)
+                     trainer_detail::WorkerPool* pool, bool grad_sq_norm)
     : m_spec(spec),
       m_n(num_params),
       m_velocity(spec.kind == OptimizerKind::Sgd ? 0 : static_cast<size_t>(num_params), 0.0f),
-      m_pool(pool) {}
+      m_pool(pool),
+      m_norm(grad_sq_norm) {}
 
 namespace {
 
@@ -138,7 +140,7 @@ double Optimizer::step(float* w, const float* g, int64_t step, const DeferredGra
                        size_t n_deferred) {
   const Coeffs k{m_spec.kind, static_cast<float>(learning_rate_at(m_spec, step)),
                  static_cast<float>(m_spec.weight_decay), static_cast<float>(m_spec.momentum),
-                 m_pool && m_pool->threads() > 1 ? 0 : kUpdatePrefetchFloats};
+                 m_pool && m_pool->threads() > 1 ? 0 : kUpdatePrefetchFloats, m_norm};
   float* v = m_velocity.empty() ? nullptr : m_velocity.data();
   auto at = [v](int64_t off) { return v ? v + off : nullptr; };
   double sq = 0;
@@ -150,7 +152,7 @@ double Optimizer::step(float* w, const float* g, int64_t step, const DeferredGra
     pos = d.offset + d.rows * d.cols;
   }
   sq += update_kind(k, w + pos, at(pos), m_n - pos, ArrayGrad{g + pos});
-  return sq;
+  return m_norm ? sq : std::numeric_limits<double>::quiet_NaN();
 }
 
 }  // namespace kp

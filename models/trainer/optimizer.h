@@ -32,12 +32,14 @@ class Optimizer {
  public:
   // With a pool (a multi-threaded trial's, network.h), the deferred updates of batches 1..24
   // split across its threads by the layers' column parts (matvec_parts.h); the values do not
-  // depend on the thread count.
+  // depend on the thread count. grad_sq_norm: whether step() sums the gradient's squared norm;
+  // the fused weight-gradient tiles spend one FMA in four of their update on it.
   Optimizer(const OptimizerSpec& spec, int64_t num_params,
-            trainer_detail::WorkerPool* pool = nullptr);
+            trainer_detail::WorkerPool* pool = nullptr, bool grad_sq_norm = true);
   // Applies one update with the gradient g (of the loss, without weight decay) at step `step`;
   // g is not read inside the `n_deferred` blocks (sorted by offset, disjoint), whose gradient is
-  // formed from dy and x. Returns the squared L2 norm of the gradient (without weight decay).
+  // formed from dy and x. Returns the squared L2 norm of the gradient (without weight decay),
+  // or NaN if built without grad_sq_norm.
   double step(float* w, const float* g, int64_t step, const DeferredGrad* deferred = nullptr,
               size_t n_deferred = 0);
 
@@ -46,6 +48,7 @@ class Optimizer {
   int64_t m_n;
   AlignedVector<float> m_velocity;
   trainer_detail::WorkerPool* m_pool;
+  bool m_norm;
 };
 
 }  // namespace kp

@@ -46,7 +46,7 @@ Trainer::Trainer(const ResolvedNetwork& net, const Dataset& data, const TrialCon
     : m_data(data),
       m_cfg(config),
       m_net(net, checked_max_batch(data, config), config.seed, config.init, config.threads),
-      m_opt(config.optimizer, m_net.num_params(), m_net.pool()),
+      m_opt(config.optimizer, m_net.num_params(), m_net.pool(), config.grad_sq_norm),
       m_perm(static_cast<size_t>(data.train.n)),
       m_labels(static_cast<size_t>(m_net.max_batch())),
       m_next_x(static_cast<size_t>(m_net.input_elements())) {
@@ -117,6 +117,8 @@ double Trainer::step() {
 }
 
 double Trainer::last_grad_sq_norm() const {
+  if (!m_cfg.grad_sq_norm)
+    throw std::logic_error("last_grad_sq_norm() of a trial configured without grad_sq_norm");
   if (m_grad_sq_fused) return m_grad_sq;  // grads() lacks the deferred dense weight gradients
   const float* g = m_net.grads();
   double s = 0;

@@ -40,6 +40,9 @@ struct TrialConfig {
   WeightInit init = WeightInit::He;  // the workload's `init`
   double divergence_loss = 1e3;    // a mini-batch loss above this (or non-finite) is divergence
   int threads = 1;                 // threads of this one trial (large products split; same values)
+  // Whether each step sums its gradient's squared norm (Trainer::last_grad_sq_norm): a noise-
+  // scale measurement asks for it; training alone does not pay for it (~2% of an MLP b=16 step).
+  bool grad_sq_norm = false;
 };
 
 struct ValidationPoint {
@@ -65,7 +68,7 @@ class Trainer {
   // Squared L2 norm of the last mini-batch gradient of the loss (no weight decay), for
   // McCandlish et al. 2018's noise scale B_simple = tr(Sigma) / |G|^2. At batch 1 the dense
   // weight gradients are fused into the update (network().grads() lacks them); this norm
-  // includes them.
+  // includes them. Only with config.grad_sq_norm (std::logic_error otherwise: a caller's bug).
   double last_grad_sq_norm() const;
   double evaluate(const Split& split);  // classification error in [0, 1]
   // Whether evaluate(split) <= target, stopping at the first chunk whose running error count
@@ -97,7 +100,7 @@ class Trainer {
   bool m_grad_sq_fused = false;
 };
 
-// Called after every update; may read trainer.last_grad_sq_norm().
+// Called after every update; may read trainer.last_grad_sq_norm() (with config.grad_sq_norm).
 class StepObserver {
  public:
   virtual ~StepObserver() = default;

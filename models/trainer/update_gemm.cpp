@@ -38,7 +38,10 @@ class UpdateSink final : public TileSink {
     // Internal bugs, failing loudly: a part out of range, a tile across panels.
     if (part < 0 || part >= kMaxTrialThreads || (m_packed && i0 % kMr)) std::abort();
     m_inter.settle(part);  // a tile the kernel left waiting comes first
-    if (rows == kMr && !m_packed) return full_tile(i0, j0, cols, t, ld, part);
+    if (rows == kMr && !m_packed) {
+      if (m_k.norm) return full_tile<true>(i0, j0, cols, t, ld, part);
+      return full_tile<false>(i0, j0, cols, t, ld, part);
+    }
     __m512 sq = _mm512_setzero_ps();
     float* copy = nullptr;  // the panels' column for column j0 + j, if copying
     int64_t run = 0;        // columns from there on in the same depth block
@@ -66,13 +69,15 @@ class UpdateSink final : public TileSink {
   // optimizer's prefetch 4 KiB ahead (the MLP's weights come from L2 and L3, and the hardware
   // keeps up): b=16 +1.4% and +2.0% (faster in 24 of 30 and 29 of 40 rounds), b=4 +1% (33/40),
   // b=64, 128 and 1024 even.
+  template <bool kNorm>
   void full_tile(int64_t i0, int64_t j0, int64_t cols, const float* t, int64_t ld, int part) {
     const LaneCoeffs k = m_inter.lanes();  // without a copy: no software prefetch
     const int64_t step = m_rows;           // a local: a store through w could alias the member
     float* const w = m_w + i0 + j0 * step;
     float* const v = m_v ? m_v + i0 + j0 * step : nullptr;
     __m512 sq = _mm512_setzero_ps();
-    for (int64_t j = 0; j < cols; ++j) InterleavedUpdate::column<kKind>(k, t, ld, w, v, step, j, sq);
+    for (int64_t j = 0; j < cols; ++j)
+      InterleavedUpdate::column<kKind, kNorm>(k, t, ld, w, v, step, j, sq);
     m_parts[part].sq += double(_mm512_reduce_add_ps(sq));
   }
   // The kernel interleaves the update with the product (interleaved_update.h; for which tiles:

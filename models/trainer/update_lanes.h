@@ -18,6 +18,10 @@ struct Coeffs {
   OptimizerKind kind;
   float lr, wd, mu;
   int64_t prefetch_floats;  // how far ahead the update prefetches (0: not at all)
+  // Whether the squared norm of the gradient is summed (Optimizer's grad_sq_norm). The fused
+  // weight-gradient tiles skip it when not (update_vector's kNorm); the other loops, bound by
+  // memory, sum it anyway.
+  bool norm = true;
 };
 
 #ifdef __AVX512F__
@@ -31,14 +35,16 @@ struct LaneCoeffs {
 };
 
 // The update of the 16 parameters (masked by m) at w and v with gradient g; returns the new w.
-template <OptimizerKind kKind>
-inline __m512 update_vector(const LaneCoeffs& k, float* w, float* v, __mmask16 m, __m512 g,
-                            __m512& sq) {
+// g^2 is added to sq if kNorm.
+template <OptimizerKind kKind, bool kNorm = true>
+__attribute__((always_inline)) inline __m512 update_vector(const LaneCoeffs& k, float* w,
+                                                           float* v, __mmask16 m, __m512 g,
+                                                           __m512& sq) {
   if (k.prefetch_floats > 0) {
     trainer_detail::prefetch(w, k.prefetch_floats);
     if constexpr (kKind != OptimizerKind::Sgd) trainer_detail::prefetch(v, k.prefetch_floats);
   }
-  sq = _mm512_fmadd_ps(g, g, sq);
+  if constexpr (kNorm) sq = _mm512_fmadd_ps(g, g, sq);
   __m512 wv = _mm512_maskz_loadu_ps(m, w);
   const __m512 gi = _mm512_fmadd_ps(k.wd, wv, g);
   if constexpr (kKind == OptimizerKind::Sgd) {

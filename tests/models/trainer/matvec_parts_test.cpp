@@ -90,6 +90,7 @@ void expect_same_trial_on_any_thread_count(int64_t batch) {
   static const Dataset data = make_synthetic_dataset({1, 28, 28}, 10, 64, 0, 5);
   TrialConfig c = test::synthetic_config(9);
   c.batch = batch;
+  c.grad_sq_norm = true;
   std::vector<std::vector<double>> losses, norms;
   std::vector<std::vector<float>> params;
   for (int threads : {1, 2, 3}) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -54,10 +55,11 @@ TEST(Trainer, LearnsTheSyntheticTask) {
 TEST(Trainer, SameSeedIsBitIdenticalEvenAlongsideAnotherTrial) {
   const ResolvedNetwork net = small_cnn();
   LossRecorder a, b, other;
-  TrialConfig c = config(5);
+  TrialConfig c = config(5), c_other = config(6);
   c.target_error = -1;  // run the whole budget
+  c.grad_sq_norm = c_other.grad_sq_norm = true;  // LossRecorder reads it
   train_trial(net, data(), c, 0, &a);
-  std::thread t([&] { train_trial(net, data(), config(6), 0, &other); });
+  std::thread t([&] { train_trial(net, data(), c_other, 0, &other); });
   train_trial(net, data(), c, 0, &b);
   t.join();
   ASSERT_EQ(a.losses.size(), 200u);
@@ -68,6 +70,7 @@ TEST(Trainer, SameSeedIsBitIdenticalEvenAlongsideAnotherTrial) {
 TEST(Trainer, GradientNormHook) {
   const ResolvedNetwork net = small_cnn();
   TrialConfig c = config(2);
+  c.grad_sq_norm = true;
   Trainer t(net, data(), c);
   t.network().set_defer_weight_grads(false);  // every gradient written to grads()
   t.step();
@@ -89,6 +92,7 @@ void check_fused_update_matches_the_plain_path(int64_t batch, bool expect_fused,
                                                double learning_rate = 0,
                                                OptimizerKind kind = OptimizerKind::Nesterov) {
   TrialConfig c = config(8);
+  c.grad_sq_norm = true;
   if (learning_rate > 0) c.optimizer.learning_rate = learning_rate;
   c.optimizer.kind = kind;
   if (kind == OptimizerKind::Sgd) c.optimizer.momentum = 0;
@@ -167,11 +171,43 @@ TEST(Trainer, FusedUpdateOfFullTilesMatchesThePlainPath) {
                                                 kind);
 }
 
+// Without grad_sq_norm the fused tiles skip the squares (interleaved at batches 4 and 16, full
+// tiles at 48, the panels' copy of a 1024 x 1024 layer) and nothing else: the same losses and
+// weights, bit for bit; asking for the norm then is a caller's bug.
+TEST(Trainer, TheGradientNormSkippedWhenNotAskedChangesNoValue) {
+  struct Case {
+    ResolvedNetwork net;
+    int64_t batch;
+  };
+  const Case cases[] = {{two_hidden_dense(64, 40), 4}, {two_hidden_dense(64, 40), 16},
+                        {two_hidden_dense(64, 40), 48}, {two_hidden_dense(1024, 1024), 16},
+                        {small_cnn(), 16}};
+  for (const Case& k : cases) {
+    TrialConfig c = config(11);
+    c.batch = k.batch;
+    c.optimizer.weight_decay = 1e-3;
+    c.grad_sq_norm = true;
+    Trainer with(k.net, data(), c);
+    c.grad_sq_norm = false;
+    Trainer without(k.net, data(), c);
+    for (int step = 0; step < 4; ++step) {
+      EXPECT_EQ(with.step(), without.step()) << "batch " << k.batch << " step " << step;
+      EXPECT_GT(with.last_grad_sq_norm(), 0.0);
+    }
+    EXPECT_THROW(without.last_grad_sq_norm(), std::logic_error);
+    const int64_t n = with.network().num_params();
+    EXPECT_TRUE(std::equal(with.network().params(), with.network().params() + n,
+                           without.network().params()))
+        << "batch " << k.batch;
+  }
+}
+
 // One trial on several threads (products split across them) computes the same floats as on
 // one: losses and parameters bit-identical; the gradient norm only summed in another order, the
 // same one in every run (whichever thread takes which chunk of a product).
 void expect_two_threads_bit_identical(const ResolvedNetwork& net, const Dataset& d, TrialConfig c,
                                       int steps) {
+  c.grad_sq_norm = true;
   Trainer one(net, d, c);
   c.threads = 2;
   Trainer two(net, d, c), again(net, d, c);
