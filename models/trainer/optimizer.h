@@ -1,6 +1,6 @@
 #pragma once
 // First-order optimizers on a flat parameter array, in the PyTorch (torch.optim.SGD) formulation,
-// weight decay coupled as an L2 term g += wd * w:
+// weight decay coupled as an L2 term g += wd * w (skipped when wd = 0, as there):
 //   sgd:      w -= lr * g
 //   momentum: v = mu * v + g;  w -= lr * v                    (heavy ball, Polyak 1964)
 //   nesterov: v = mu * v + g;  w -= lr * (g + mu * v)         (Sutskever et al. 2013, ICML, eq. 3-4,

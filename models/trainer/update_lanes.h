@@ -14,6 +14,11 @@
 
 namespace kp::trainer_detail {
 
+// Weight decay adds wd * w to the gradient only when wd != 0, as torch.optim.SGD does (`if
+// weight_decay != 0: d_p = d_p.add(p, alpha=weight_decay)`). The FMA with wd = 0 gave the same
+// floats except a gradient of -0 (it returned +0, a zero's sign only) or a non-finite weight, and
+// skipping it made MLP steps on one thread faster in process: b=1 +4.4%, b=4 +1.8%, b=16 +1.9%
+// (faster in 20 of 20, 18/20, 29/30 rounds); b=128 and the Simple CNN even.
 struct Coeffs {
   OptimizerKind kind;
   float lr, wd, mu;
@@ -29,9 +34,10 @@ struct Coeffs {
 struct LaneCoeffs {
   explicit LaneCoeffs(const Coeffs& k)
       : lr(_mm512_set1_ps(k.lr)), wd(_mm512_set1_ps(k.wd)), mu(_mm512_set1_ps(k.mu)),
-        prefetch_floats(k.prefetch_floats) {}
+        prefetch_floats(k.prefetch_floats), decay(k.wd != 0.0f) {}
   __m512 lr, wd, mu;
   int64_t prefetch_floats;
+  bool decay;  // wd != 0 (Coeffs)
 };
 
 // The update of the 16 parameters (masked by m) at w and v with gradient g; returns the new w.
@@ -46,7 +52,7 @@ __attribute__((always_inline)) inline __m512 update_vector(const LaneCoeffs& k, 
   }
   if constexpr (kNorm) sq = _mm512_fmadd_ps(g, g, sq);
   __m512 wv = _mm512_maskz_loadu_ps(m, w);
-  const __m512 gi = _mm512_fmadd_ps(k.wd, wv, g);
+  const __m512 gi = k.decay ? _mm512_fmadd_ps(k.wd, wv, g) : g;
   if constexpr (kKind == OptimizerKind::Sgd) {
     wv = _mm512_fnmadd_ps(k.lr, gi, wv);
   } else {
@@ -100,7 +106,7 @@ double update(const Coeffs& k, float* w, float* v, int64_t n, const Grad& grad) 
   for (int64_t i = 0; i < n; ++i) {
     const float g = grad.at(i);
     sq += double(g) * g;
-    const float gi = g + k.wd * w[i];
+    const float gi = k.wd != 0.0f ? g + k.wd * w[i] : g;
     if constexpr (kKind == OptimizerKind::Sgd) {
       w[i] -= k.lr * gi;
     } else {
