@@ -143,9 +143,9 @@ void kernel(int64_t kc, const float* ap, int64_t a_step, bool packed_a, BPanel b
             int64_t j0, int part) {
   if (InterleavedUpdate* u = sink ? sink->interleaved() : nullptr;
       u && packed_a && !acc && rows == kMr && (kc <= kInterleaveMaxDepth || u->copies()))
-    return interleaved_tile<kNr>(*u, part, kc, ap, bp.p, bp.step,
-                                 bp.layout == BPanel::Layout::InPlaceCols,
-                                 bp.layout == BPanel::Layout::InPlaceRows, cols, i0, j0);
+    return interleaved_tiles<kNr>(*u, part, kc, ap, kMr, bp.p, bp.step,
+                                  bp.layout == BPanel::Layout::InPlaceCols,
+                                  bp.layout == BPanel::Layout::InPlaceRows, cols, i0, j0);
   __m512 c0[kNr], c1[kNr];
 #pragma GCC unroll 16
   for (int j = 0; j < kNr; ++j) c0[j] = c1[j] = _mm512_setzero_ps();
@@ -172,6 +172,27 @@ void tile_kernel(int64_t kc, const float* ap, int64_t a_step, bool packed_a, BPa
   if (kNr > 8 && cols <= 8)
     return kernel<8>(kc, ap, a_step, packed_a, bp, c, ldc, rows, cols, acc, sink, i0, j0, part);
   kernel<kNr>(kc, ap, a_step, packed_a, bp, c, ldc, rows, cols, acc, sink, i0, j0, part);
+}
+
+// The full row panels [0, rows) of a packed A block against one B panel, with the sink's update
+// interleaved: interleaved_tiles on the tile width tile_kernel picks, for the tiles kernel would
+// hand it one by one. Decided in kernel, each tile's call through it (its frame, the sink's
+// virtual interleaved(), the kind's switch) took ~2.5% of an MLP b=16 step (perf). MLP steps on
+// one thread, in-process A/B against the tiles through kernel: b=4 +9.7%, b=8 +6.2%, b=16 +5.1%
+// (faster in 20 of 20, 20/20, 38/40 rounds); one trial on two threads, b=16 +2.8% (18/20);
+// Simple CNN M=32 +3.9% (8/10), M=128 -0.9% (4/8, the noise of a busy hour).
+template <int64_t kNr>
+void interleaved_panel(InterleavedUpdate& u, int part, int64_t kc, const float* ap, int64_t rows,
+                       const BPanel& bp, int64_t cols, int64_t i0, int64_t j0) {
+  const bool b_cols = bp.layout == BPanel::Layout::InPlaceCols;
+  const bool b_rows = bp.layout == BPanel::Layout::InPlaceRows;
+  if (kNr > 4 && cols <= 4)
+    return interleaved_tiles<4>(u, part, kc, ap, rows, bp.p, bp.step, b_cols, b_rows, cols, i0,
+                                j0);
+  if (kNr > 8 && cols <= 8)
+    return interleaved_tiles<8>(u, part, kc, ap, rows, bp.p, bp.step, b_cols, b_rows, cols, i0,
+                                j0);
+  interleaved_tiles<kNr>(u, part, kc, ap, rows, bp.p, bp.step, b_cols, b_rows, cols, i0, j0);
 }
 
 template <int64_t kNr>
@@ -247,10 +268,17 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
           ap = pa->panels(pc, kc, i_off + ic);
         else
           pack_a(ta, a, lda, ic, mc, pc, kc, wa);
+        // The sink's interleaved update, on kernel's condition: for the full row panels.
+        InterleavedUpdate* const inter = last && !acc ? last->interleaved() : nullptr;
+        const int64_t inter_rows =
+            inter && (kc <= kInterleaveMaxDepth || inter->copies()) ? mc / kMr * kMr : 0;
         for (int64_t jr = 0; jr < nc; jr += kNr) {
           const int64_t cols = std::min(kNr, nc - jr);
           const BPanel bp = b_panel(pc, kc, jc, jr, cols);
-          for (int64_t ir = 0; ir < mc; ir += kMr)
+          if (inter_rows > 0)
+            interleaved_panel<kNr>(*inter, part, kc, ap, inter_rows, bp, cols, i_off + ic,
+                                   j_off + jc + jr);
+          for (int64_t ir = inter_rows; ir < mc; ir += kMr)
             tile_kernel<kNr>(kc, ap + ir * kc, kMr, true, bp, c + (ic + ir) + (jc + jr) * ldc,
                              ldc, std::min(kMr, mc - ir), cols, acc, last, i_off + ic + ir,
                              j_off + jc + jr, part);

@@ -60,54 +60,67 @@ void tile_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, 
   u.wait<kNr>(p, c0, c1, cols, i0, j0);
 }
 
+// The tiles of one B panel (interleaved_tiles), each tile as above.
+template <int64_t kNr, OptimizerKind kKind, bool kNorm, bool kBCols, bool kBStrided>
+void tiles_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, int64_t rows,
+                       const float* bp, int64_t b_step, int64_t cols, int64_t i0, int64_t j0) {
+  for (int64_t r = 0; r < rows; r += kMr)
+    tile_with_update<kNr, kKind, kNorm, kBCols, kBStrided>(u, p, kc, ap + r * kc, bp, b_step,
+                                                           cols, i0 + r, j0);
+}
+
 template <int64_t kNr, OptimizerKind kKind, bool kNorm>
-void tile_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, const float* bp,
-                      int64_t b_step, bool b_cols, bool b_strided, int64_t cols, int64_t i0,
-                      int64_t j0) {
+void tiles_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, int64_t rows,
+                       const float* bp, int64_t b_step, bool b_cols, bool b_strided, int64_t cols,
+                       int64_t i0, int64_t j0) {
   if (b_cols)
-    tile_with_update<kNr, kKind, kNorm, true, false>(u, p, kc, ap, bp, b_step, cols, i0, j0);
+    tiles_with_update<kNr, kKind, kNorm, true, false>(u, p, kc, ap, rows, bp, b_step, cols, i0,
+                                                      j0);
   else if (b_strided)
-    tile_with_update<kNr, kKind, kNorm, false, true>(u, p, kc, ap, bp, b_step, cols, i0, j0);
+    tiles_with_update<kNr, kKind, kNorm, false, true>(u, p, kc, ap, rows, bp, b_step, cols, i0,
+                                                      j0);
   else
-    tile_with_update<kNr, kKind, kNorm, false, false>(u, p, kc, ap, bp, b_step, cols, i0, j0);
+    tiles_with_update<kNr, kKind, kNorm, false, false>(u, p, kc, ap, rows, bp, b_step, cols, i0,
+                                                       j0);
 }
 
 template <int64_t kNr, OptimizerKind kKind>
-void tile_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, const float* bp,
-                      int64_t b_step, bool b_cols, bool b_strided, int64_t cols, int64_t i0,
-                      int64_t j0) {
+void tiles_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, int64_t rows,
+                       const float* bp, int64_t b_step, bool b_cols, bool b_strided, int64_t cols,
+                       int64_t i0, int64_t j0) {
   if (u.norm())
-    tile_with_update<kNr, kKind, true>(u, p, kc, ap, bp, b_step, b_cols, b_strided, cols, i0, j0);
+    tiles_with_update<kNr, kKind, true>(u, p, kc, ap, rows, bp, b_step, b_cols, b_strided, cols,
+                                        i0, j0);
   else
-    tile_with_update<kNr, kKind, false>(u, p, kc, ap, bp, b_step, b_cols, b_strided, cols, i0,
-                                        j0);
+    tiles_with_update<kNr, kKind, false>(u, p, kc, ap, rows, bp, b_step, b_cols, b_strided, cols,
+                                         i0, j0);
 }
 
 }  // namespace
 
 template <int64_t kNr>
-void interleaved_tile(InterleavedUpdate& u, int p, int64_t kc, const float* ap, const float* bp,
-                      int64_t b_step, bool b_cols, bool b_strided, int64_t cols, int64_t i0,
-                      int64_t j0) {
+void interleaved_tiles(InterleavedUpdate& u, int p, int64_t kc, const float* ap, int64_t rows,
+                       const float* bp, int64_t b_step, bool b_cols, bool b_strided, int64_t cols,
+                       int64_t i0, int64_t j0) {
   switch (u.kind()) {
     case OptimizerKind::Sgd:
-      return tile_with_update<kNr, OptimizerKind::Sgd>(u, p, kc, ap, bp, b_step, b_cols,
-                                                       b_strided, cols, i0, j0);
+      return tiles_with_update<kNr, OptimizerKind::Sgd>(u, p, kc, ap, rows, bp, b_step, b_cols,
+                                                        b_strided, cols, i0, j0);
     case OptimizerKind::Momentum:
-      return tile_with_update<kNr, OptimizerKind::Momentum>(u, p, kc, ap, bp, b_step, b_cols,
-                                                            b_strided, cols, i0, j0);
+      return tiles_with_update<kNr, OptimizerKind::Momentum>(u, p, kc, ap, rows, bp, b_step,
+                                                             b_cols, b_strided, cols, i0, j0);
     case OptimizerKind::Nesterov:
-      return tile_with_update<kNr, OptimizerKind::Nesterov>(u, p, kc, ap, bp, b_step, b_cols,
-                                                            b_strided, cols, i0, j0);
+      return tiles_with_update<kNr, OptimizerKind::Nesterov>(u, p, kc, ap, rows, bp, b_step,
+                                                             b_cols, b_strided, cols, i0, j0);
   }
 }
 
-template void interleaved_tile<4>(InterleavedUpdate&, int, int64_t, const float*, const float*,
-                                  int64_t, bool, bool, int64_t, int64_t, int64_t);
-template void interleaved_tile<8>(InterleavedUpdate&, int, int64_t, const float*, const float*,
-                                  int64_t, bool, bool, int64_t, int64_t, int64_t);
-template void interleaved_tile<12>(InterleavedUpdate&, int, int64_t, const float*, const float*,
-                                   int64_t, bool, bool, int64_t, int64_t, int64_t);
+template void interleaved_tiles<4>(InterleavedUpdate&, int, int64_t, const float*, int64_t,
+                                     const float*, int64_t, bool, bool, int64_t, int64_t, int64_t);
+template void interleaved_tiles<8>(InterleavedUpdate&, int, int64_t, const float*, int64_t,
+                                     const float*, int64_t, bool, bool, int64_t, int64_t, int64_t);
+template void interleaved_tiles<12>(InterleavedUpdate&, int, int64_t, const float*, int64_t,
+                                     const float*, int64_t, bool, bool, int64_t, int64_t, int64_t);
 
 }  // namespace kp::trainer_detail
 #endif

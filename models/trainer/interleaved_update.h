@@ -136,18 +136,19 @@ class InterleavedUpdate {
   PackedA* m_packed;
 };
 
-// The product's tile (i0, j0) of kMr rows and `cols` <= kNr columns over kc depth steps, A a
-// packed panel at ap, B at bp: a packed panel (b_cols and b_strided false, b_step kNr), or op(B)
-// in place by rows (b_strided) or by columns (b_cols), as gemm.cpp's kernel reads them; part
-// p's waiting tile applied between the depth steps, one column a step (the rest after the last
-// step), or with a copy spread over them, its squares added to the part's sum; then this tile
-// waits. Each element of the
-// product is the same chain of FMAs as in gemm.cpp's kernel, and each update the same as
-// update_lanes(): the same values.
+// The product's tiles (i0 + r, j0) of kMr rows and `cols` <= kNr columns over kc depth steps,
+// for r = 0, kMr, ... below `rows` (a multiple of kMr), in that order: A the packed panels at ap
+// + r * kc, B at bp: a packed panel (b_cols and b_strided false, b_step kNr), or op(B) in place
+// by rows (b_strided) or by columns (b_cols), as gemm.cpp's kernel reads them. For each tile,
+// part p's waiting tile is applied between the depth steps, one column a step (the rest after
+// the last step), or with a copy spread over them, its squares added to the part's sum; then
+// this tile waits. Each element of the product is the same chain of FMAs as in gemm.cpp's
+// kernel, and each update the same as update_lanes(): the same values. The optimizer's kind
+// and B's layout are dispatched once for all the tiles of a B panel, not once a tile.
 template <int64_t kNr>
-void interleaved_tile(InterleavedUpdate& u, int p, int64_t kc, const float* ap, const float* bp,
-                      int64_t b_step, bool b_cols, bool b_strided, int64_t cols, int64_t i0,
-                      int64_t j0);
+void interleaved_tiles(InterleavedUpdate& u, int p, int64_t kc, const float* ap, int64_t rows,
+                       const float* bp, int64_t b_step, bool b_cols, bool b_strided, int64_t cols,
+                       int64_t i0, int64_t j0);
 
 }  // namespace kp::trainer_detail
 #endif
