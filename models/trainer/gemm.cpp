@@ -126,15 +126,19 @@ struct BPanel {
   Layout layout;
 };
 
-template <int64_t kNr, bool kPackedA>
+template <int64_t kNr, bool kPackedA, bool kHalf = false>
 void panel_depth_loop(int64_t kc, const float* ap, int64_t a_step, BPanel b, __mmask16 m0,
                       __mmask16 m1, __m512 (&c0)[kNr], __m512 (&c1)[kNr]) {
+  const NoWork none;
   if (b.layout == BPanel::Layout::InPlaceCols)
-    depth_loop<kNr, kPackedA, true, false>(kc, ap, a_step, b.p, b.step, m0, m1, c0, c1);
+    depth_loop<kNr, kPackedA, true, false, NoWork, kHalf>(kc, ap, a_step, b.p, b.step, m0, m1,
+                                                          c0, c1, none);
   else if (b.layout == BPanel::Layout::InPlaceRows)
-    depth_loop<kNr, kPackedA, false, true>(kc, ap, a_step, b.p, b.step, m0, m1, c0, c1);
+    depth_loop<kNr, kPackedA, false, true, NoWork, kHalf>(kc, ap, a_step, b.p, b.step, m0, m1,
+                                                          c0, c1, none);
   else
-    depth_loop<kNr, kPackedA, false, false>(kc, ap, a_step, b.p, b.step, m0, m1, c0, c1);
+    depth_loop<kNr, kPackedA, false, false, NoWork, kHalf>(kc, ap, a_step, b.p, b.step, m0, m1,
+                                                           c0, c1, none);
 }
 
 template <int64_t kNr>
@@ -150,10 +154,20 @@ void kernel(int64_t kc, const float* ap, int64_t a_step, bool packed_a, BPanel b
 #pragma GCC unroll 16
   for (int j = 0; j < kNr; ++j) c0[j] = c1[j] = _mm512_setzero_ps();
   const __mmask16 m0 = lanes(rows), m1 = lanes(rows - 16);
-  if (packed_a)
+  // A tile of <= 16 rows (the last dense layer's 10 outputs: its forward and weight gradient)
+  // without the FMAs on padding: c1 stays zero, and m1 masks it out of the stores. MLP steps on
+  // one thread, in-process A/B: b=16 +0.7% and +1.6% (faster in 22 of 30 and 22 of 40 rounds),
+  // b=128 +0.6% (12/16), b=4 +0.9% (13/20); the same values.
+  if (rows <= 16) {
+    if (packed_a)
+      panel_depth_loop<kNr, true, true>(kc, ap, a_step, bp, m0, m1, c0, c1);
+    else
+      panel_depth_loop<kNr, false, true>(kc, ap, a_step, bp, m0, m1, c0, c1);
+  } else if (packed_a) {
     panel_depth_loop<kNr, true>(kc, ap, a_step, bp, m0, m1, c0, c1);
-  else
+  } else {
     panel_depth_loop<kNr, false>(kc, ap, a_step, bp, m0, m1, c0, c1);
+  }
   alignas(64) float tile[kMr * kNr];
   store_tile(c0, c1, c, ldc, cols, m0, m1, acc, sink ? tile : nullptr);
   if (sink) sink->tile(i0, j0, rows, cols, tile, kMr, part);

@@ -34,27 +34,33 @@ constexpr int64_t kPrefetchSteps = 8;
 // kBStrided: a row-major op(B) in place, whose rows the loop prefetches (kPrefetchSteps).
 // between(p), after depth step p's FMAs: other work interleaved with them (an inlined functor;
 // interleaved_update.h), none by default.
+// kHalf: a tile of at most 16 rows (m1 zero), whose c1 neither loads A's second vector nor
+// takes an FMA: a dense layer of 10 outputs (the networks' last) computed half its FMAs on
+// padding. c1 is left as it was.
 struct NoWork {
   void operator()(int64_t) const {}
 };
-template <int64_t kNr, bool kPackedA, bool kBCols, bool kBStrided, class Between = NoWork>
+template <int64_t kNr, bool kPackedA, bool kBCols, bool kBStrided, class Between = NoWork,
+          bool kHalf = false>
 void depth_loop(int64_t kc, const float* ap, int64_t a_step, const float* bp, int64_t b_step,
                 __mmask16 m0, __mmask16 m1, __m512 (&c0)[kNr], __m512 (&c1)[kNr],
                 const Between& between = Between{}) {
   for (int64_t p = 0; p < kc; ++p, ap += a_step) {
     prefetch(ap, kPrefetchSteps * a_step);
-    prefetch(ap, kPrefetchSteps * a_step + 16);
+    if (!kHalf) prefetch(ap, kPrefetchSteps * a_step + 16);
     if (kBStrided) {  // the panel's kNr floats of a row may straddle two lines
       prefetch(bp, kPrefetchSteps * b_step);
       prefetch(bp, kPrefetchSteps * b_step + kNr - 1);
     }
     const __m512 a0 = kPackedA ? _mm512_loadu_ps(ap) : _mm512_maskz_loadu_ps(m0, ap);
-    const __m512 a1 = kPackedA ? _mm512_loadu_ps(ap + 16) : _mm512_maskz_loadu_ps(m1, ap + 16);
+    const __m512 a1 = kHalf      ? _mm512_setzero_ps()
+                      : kPackedA ? _mm512_loadu_ps(ap + 16)
+                                 : _mm512_maskz_loadu_ps(m1, ap + 16);
 #pragma GCC unroll 16
     for (int j = 0; j < kNr; ++j) {
       const __m512 bj = _mm512_set1_ps(kBCols ? bp[j * b_step + p] : bp[j]);
       c0[j] = _mm512_fmadd_ps(a0, bj, c0[j]);
-      c1[j] = _mm512_fmadd_ps(a1, bj, c1[j]);
+      if (!kHalf) c1[j] = _mm512_fmadd_ps(a1, bj, c1[j]);
     }
     between(p);
     if (!kBCols) bp += b_step;
