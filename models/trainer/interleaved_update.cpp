@@ -50,7 +50,7 @@ void tile_with_update(InterleavedUpdate& u, int p, int64_t kc, const float* ap, 
         kc, ap, kMr, bp, b_step, 0xFFFF, 0xFFFF, c0, c1, [&](int64_t step) {
           if ((step & mask) == 0 && (step >> shift) < waiting)
             InterleavedUpdate::column<kKind, kNorm>(k, g, kMr, w, v, ldw, step >> shift, sq,
-                                             copy[step >> shift]);
+                                                    copy[step >> shift]);
         });
     for (int64_t j = std::min(waiting, ((kc - 1) >> shift) + 1); j < waiting; ++j)
       InterleavedUpdate::column<kKind, kNorm>(k, g, kMr, w, v, ldw, j, sq, copy[j]);
@@ -116,11 +116,11 @@ void interleaved_tiles(InterleavedUpdate& u, int p, int64_t kc, const float* ap,
 }
 
 template void interleaved_tiles<4>(InterleavedUpdate&, int, int64_t, const float*, int64_t,
-                                     const float*, int64_t, bool, bool, int64_t, int64_t, int64_t);
+                                   const float*, int64_t, bool, bool, int64_t, int64_t, int64_t);
 template void interleaved_tiles<8>(InterleavedUpdate&, int, int64_t, const float*, int64_t,
-                                     const float*, int64_t, bool, bool, int64_t, int64_t, int64_t);
+                                   const float*, int64_t, bool, bool, int64_t, int64_t, int64_t);
 template void interleaved_tiles<12>(InterleavedUpdate&, int, int64_t, const float*, int64_t,
-                                     const float*, int64_t, bool, bool, int64_t, int64_t, int64_t);
+                                    const float*, int64_t, bool, bool, int64_t, int64_t, int64_t);
 
 }  // namespace kp::trainer_detail
 #endif
