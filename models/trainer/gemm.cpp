@@ -80,11 +80,6 @@ template <int64_t kNr>
 void kernel(int64_t kc, const float* ap, int64_t a_step, bool packed_a, BPanel bp, float* c,
             int64_t ldc, int64_t rows, int64_t cols, bool acc, TileSink* sink, int64_t i0,
             int64_t j0, int part) {
-  if (InterleavedUpdate* u = sink ? sink->interleaved() : nullptr;
-      u && packed_a && !acc && rows == kMr && (kc <= kInterleaveMaxDepth || u->copies()))
-    return interleaved_tiles<kNr>(*u, part, kc, ap, kMr, bp.p, bp.step,
-                                  bp.layout == BPanel::Layout::InPlaceCols,
-                                  bp.layout == BPanel::Layout::InPlaceRows, cols, i0, j0);
   __m512 c0[kNr], c1[kNr];
 #pragma GCC unroll 16
   for (int j = 0; j < kNr; ++j) c0[j] = c1[j] = _mm512_setzero_ps();
@@ -124,9 +119,9 @@ void tile_kernel(int64_t kc, const float* ap, int64_t a_step, bool packed_a, BPa
 }
 
 // The full row panels [0, rows) of a packed A block against one B panel, with the sink's update
-// interleaved: interleaved_tiles on the tile width tile_kernel picks, for the tiles kernel would
-// hand it one by one. Decided in kernel, each tile's call through it (its frame, the sink's
-// virtual interleaved(), the kind's switch) took ~2.5% of an MLP b=16 step (perf). MLP steps on
+// interleaved: interleaved_tiles on the tile width tile_kernel picks. sgemm_blocked decides this
+// once a block; decided in kernel, each tile's call through it (its frame, the sink's virtual
+// interleaved(), the kind's switch) took ~2.5% of an MLP b=16 step (perf). MLP steps on
 // one thread, in-process A/B against the tiles through kernel: b=4 +9.7%, b=8 +6.2%, b=16 +5.1%
 // (faster in 20 of 20, 20/20, 38/40 rounds); one trial on two threads, b=16 +2.8% (18/20);
 // Simple CNN M=32 +3.9% (8/10), M=128 -0.9% (4/8, the noise of a busy hour).
@@ -217,7 +212,9 @@ void sgemm_blocked(Trans ta, Trans tb, int64_t m, int64_t n, int64_t k, const fl
           ap = pa->panels(pc, kc, i_off + ic);
         else
           pack_a(ta, a, lda, ic, mc, pc, kc, wa);
-        // The sink's interleaved update, on kernel's condition: for the full row panels.
+        // The sink's interleaved update (its full tiles: no partial sums in C, A packed, the
+        // depth of gemm_blocking.h's kInterleaveMaxDepth or a copy) for the full row panels;
+        // the rest of the tiles through tile_kernel and the sink's tile().
         InterleavedUpdate* const inter = last && !acc ? last->interleaved() : nullptr;
         const int64_t inter_rows =
             inter && (kc <= kInterleaveMaxDepth || inter->copies()) ? mc / kMr * kMr : 0;

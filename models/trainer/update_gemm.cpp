@@ -56,7 +56,7 @@ class UpdateSink final : public TileSink {
     // norm erred by up to 1.2e-5 relative (FusedUpdateOfALargeMatrixMatchesThePlainPath).
     m_parts[part].sq += double(_mm512_reduce_add_ps(sq));
   }
-  // A full tile of kMr rows without a copy (the MLP's layers, deeper than gemm.cpp's
+  // A full tile of kMr rows without a copy (the MLP's layers, deeper than gemm_blocking.h's
   // kInterleaveMaxDepth; shallower ones are interleaved with the product, and come here only
   // with partial sums in C or A read in place): each column's two vectors in a straight run,
   // the coefficients broadcast once a tile. The loop above spends ~40
@@ -80,8 +80,8 @@ class UpdateSink final : public TileSink {
       InterleavedUpdate::column<kKind, kNorm>(k, t, ld, w, v, step, j, sq);
     m_parts[part].sq += double(_mm512_reduce_add_ps(sq));
   }
-  // The kernel interleaves the update with the product (interleaved_update.h; for which tiles:
-  // gemm.cpp's kInterleaveMaxDepth).
+  // The product interleaves the update with itself (interleaved_update.h; for which tiles:
+  // gemm.cpp's sgemm_blocked and gemm_blocking.h's kInterleaveMaxDepth).
   InterleavedUpdate* interleaved() override { return &m_inter; }
   bool order_free() const override { return false; }
   // The part's waiting tile applied; the copy's non-temporal stores ordered before whatever
@@ -133,13 +133,13 @@ double update_gemm_parts(const Coeffs& k, float* w, float* v, const DeferredGrad
 // velocities from memory rather than cache, which both update paths below are tuned for.
 constexpr int64_t kFromMemoryWeights = int64_t{1} << 20;
 
-// A matrix of >= kFromMemoryWeights weights at a batch whose dy fits in L1 (32 KiB: 1024 rows x 8 samples)
-// is updated column by column, each column's gradient formed from dy (BatchOuterGrad) on the
-// way: the weights and velocities stream from memory in order, as at batch 1, where the GEMM's
-// tiles walk 4 columns at once (gemm.cpp, sink_tile_width). Simple CNN fc1 (1024 x 3136), steps
-// on one thread, in-process A/B against the tiles: M=2 +39%, 4 +16% (20 of 20 rounds each), 8
-// +6% (17/20); 16 (dy 64 KiB, read from L2 for every column) -17%. The same values; the squared
-// norm is summed per column, as at batch 1.
+// A matrix of >= kFromMemoryWeights weights at a batch whose dy fits in L1 (32 KiB: 1024 rows x
+// 8 samples) is updated column by column, each column's gradient formed from dy
+// (BatchOuterGrad) on the way: the weights and velocities stream from memory in order, as at
+// batch 1, where the GEMM's tiles walk 4 columns at once (gemm_blocking.h, sink_tile_width).
+// Simple CNN fc1 (1024 x 3136), steps on one thread, in-process A/B against the tiles: M=2 +39%,
+// 4 +16% (20 of 20 rounds each), 8 +6% (17/20); 16 (dy 64 KiB, read from L2 for every column)
+// -17%. The same values; the squared norm is summed per column, as at batch 1.
 inline bool update_by_columns(const DeferredGrad& d) {
   return d.rows * d.cols >= kFromMemoryWeights &&
          d.rows * d.batch * int64_t{sizeof(float)} <= (int64_t{32} << 10);
@@ -147,11 +147,11 @@ inline bool update_by_columns(const DeferredGrad& d) {
 
 // The coefficients for the tiles' sink. A matrix of >= kFromMemoryWeights weights is updated
 // tile by tile down each strip of columns (its product takes all rows as one row block,
-// gemm.cpp), so the update prefetches the next tile's rows, 32 floats on, instead of the
-// optimizer's 4 KiB on (the same rows of a column the tile itself reaches a few vectors later). In-process A/B, one thread: Simple CNN M=128 +1.5% and
-// +1.2% (faster in 23 and 24 of 24 rounds), M=32 +1.5% (13/20), M=16 +-0 (15/20). The MLP
-// (weights from L2 and L3) keeps 4 KiB: 32 floats was even at b=16 (19/30) and b=128 (12/20)
-// and -0.5% at b=4 (8/30).
+// gemm_blocking.h), so the update prefetches the next tile's rows, 32 floats on, instead of the
+// optimizer's 4 KiB on (the same rows of a column the tile itself reaches a few vectors later).
+// In-process A/B, one thread: Simple CNN M=128 +1.5% and +1.2% (faster in 23 and 24 of 24
+// rounds), M=32 +1.5% (13/20), M=16 +-0 (15/20). The MLP (weights from L2 and L3) keeps 4 KiB:
+// 32 floats was even at b=16 (19/30) and b=128 (12/20) and -0.5% at b=4 (8/30).
 inline Coeffs sink_coeffs(Coeffs k, const DeferredGrad& d) {
   if (k.prefetch_floats > 0 && d.rows * d.cols >= kFromMemoryWeights) k.prefetch_floats = kMr;
   return k;
