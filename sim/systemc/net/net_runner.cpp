@@ -1,10 +1,11 @@
 #include "sim/systemc/net/net_runner.h"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
+#include <cstring>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "sim/systemc/sc_fork.h"
 
 namespace kp {
 namespace {
@@ -39,15 +40,18 @@ void check(const std::vector<NetJob>& jobs) {
   }
 }
 
-bool io_all(int fd, void* data, size_t n, bool write) {
-  char* p = static_cast<char*>(data);
-  while (n > 0) {
-    const ssize_t k = write ? ::write(fd, p, n) : ::read(fd, p, n);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return false;
-    p += k, n -= static_cast<size_t>(k);
-  }
-  return true;
+// A trivially copyable value appended to / taken from a worker's byte stream.
+template <class T>
+void put(std::string& out, const T* v, size_t n) {
+  static_assert(std::is_trivially_copyable<T>::value, "sent as raw bytes");
+  out.append(reinterpret_cast<const char*>(v), n * sizeof(T));
+}
+
+template <class T>
+void take(const std::string& in, size_t& at, T* v, size_t n) {
+  if (at + n * sizeof(T) > in.size()) throw std::runtime_error("run_net_sc_forked: short result from the worker");
+  if (n > 0) std::memcpy(static_cast<void*>(v), in.data() + at, n * sizeof(T));
+  at += n * sizeof(T);
 }
 
 }  // namespace
@@ -64,47 +68,32 @@ std::vector<NetRunStats> run_net_sc(const std::vector<NetJob>& jobs, std::vector
 std::vector<NetRunStats> run_net_sc_forked(const std::vector<NetJob>& jobs, std::vector<std::vector<NetSpan>>* spans) {
   check(jobs);
   if (jobs.empty()) return {};
-  int fd[2];
-  if (::pipe(fd) != 0) throw std::runtime_error("run_net_sc_forked: pipe failed");
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("run_net_sc_forked: fork failed");
-  if (pid == 0) {
-    ::close(fd[0]);
-    int status = 0;
-    try {
-      std::vector<std::vector<NetSpan>> child_spans;
-      for (NetRunStats s : run_net_sc(jobs, spans ? &child_spans : nullptr))
-        if (!io_all(fd[1], &s, sizeof s, true)) status = 3;
-      for (std::vector<NetSpan>& v : child_spans) {  // per job: a count, then the spans
-        uint64_t n = v.size();
-        if (!io_all(fd[1], &n, sizeof n, true) || (n > 0 && !io_all(fd[1], v.data(), n * sizeof(NetSpan), true)))
-          status = 3;
-      }
-    } catch (...) {
-      status = 4;
+  // The worker sends every job's stats, then per job a span count and its spans.
+  const std::string bytes = run_forked_pool_bytes(1, [&](int) {
+    std::vector<std::vector<NetSpan>> child_spans;
+    const std::vector<NetRunStats> stats = run_net_sc(jobs, spans ? &child_spans : nullptr);
+    std::string out;
+    put(out, stats.data(), stats.size());
+    for (const std::vector<NetSpan>& v : child_spans) {
+      const uint64_t n = v.size();
+      put(out, &n, 1);
+      put(out, v.data(), v.size());
     }
-    ::close(fd[1]);
-    ::_exit(status);  // skip the SystemC kernel's teardown in the child
-  }
-  ::close(fd[1]);
+    return out;
+  })[0];
+  size_t at = 0;
   std::vector<NetRunStats> out(jobs.size());
-  bool ok = true;
-  for (NetRunStats& s : out) ok = ok && io_all(fd[0], &s, sizeof s, false);
+  take(bytes, at, out.data(), out.size());
   if (spans) {
     spans->assign(jobs.size(), {});
     for (std::vector<NetSpan>& v : *spans) {
       uint64_t n = 0;
-      ok = ok && io_all(fd[0], &n, sizeof n, false);
-      if (!ok) break;
+      take(bytes, at, &n, 1);
+      if (n > (bytes.size() - at) / sizeof(NetSpan)) throw std::runtime_error("run_net_sc_forked: short result from the worker");
       v.resize(n);
-      ok = n == 0 || io_all(fd[0], v.data(), n * sizeof(NetSpan), false);
+      take(bytes, at, v.data(), v.size());
     }
   }
-  ::close(fd[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-  if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("run_net_sc_forked: the SystemC interconnect worker failed");
   return out;
 }
 

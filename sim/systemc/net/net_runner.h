@@ -4,7 +4,8 @@
 // the jobs back to back in one sc_start(); run_net_sc_forked() does the same in a forked child and
 // returns its results, so a process that never elaborates (the CLI, the SystemC update) may call it
 // any number of times. Contract: same results for the same jobs, in job order; a job whose learner
-// count does not fit its interconnect throws std::invalid_argument before anything runs.
+// count does not fit its interconnect throws std::invalid_argument before anything runs; a worker
+// that fails is std::runtime_error with the worker's own message (sc_fork.h).
 #include <cstdint>
 #include <vector>
 
