@@ -3,38 +3,13 @@
 #include <stdexcept>
 
 #include "core/config_map.h"
+#include "core/kinds.h"
 
 namespace kp {
 
-const char* dataflow_name(Dataflow d) {
-  switch (d) {
-    case Dataflow::OutputStationary: return "os";
-    case Dataflow::WeightStationary: return "ws";
-    case Dataflow::InputStationary: return "is";
-  }
-  throw std::logic_error("unknown Dataflow");
-}
-
-const char* topology_name(Topology t) {
-  switch (t) {
-    case Topology::Ring: return "ring";
-    case Topology::Torus2d: return "torus2d";
-    case Topology::Switch: return "switch";
-    case Topology::Hierarchical: return "hierarchical";
-  }
-  throw std::logic_error("unknown Topology");
-}
-
-const char* collective_name(Collective c) {
-  switch (c) {
-    case Collective::Ring: return "ring";
-    case Collective::DoubleBinaryTree: return "double_binary_tree";
-    case Collective::HalvingDoubling: return "halving_doubling";
-    case Collective::Torus2d: return "torus2d";
-    case Collective::Hierarchical: return "hierarchical";
-  }
-  throw std::logic_error("unknown Collective");
-}
+const char* dataflow_name(Dataflow d) { return kind_name(dataflow_kinds(), static_cast<int>(d), "Dataflow"); }
+const char* topology_name(Topology t) { return kind_name(topology_kinds(), static_cast<int>(t), "Topology"); }
+const char* collective_name(Collective c) { return kind_name(collective_kinds(), static_cast<int>(c), "Collective"); }
 
 namespace {
 
@@ -60,7 +35,7 @@ void parse_compute(ConfigMap c, HardwareSpec& hw) {
   hw.array.rows = a.integer("rows", 1);
   hw.array.cols = a.integer("cols", 1);
   hw.array.count = a.integer_or("count", 1, 1);
-  hw.array.dataflow = static_cast<Dataflow>(a.choice("dataflow", {"os", "ws", "is"}));
+  hw.array.dataflow = static_cast<Dataflow>(parse_kind(a, "dataflow", dataflow_kinds()));
   hw.array.bytes_per_element = a.integer_or("bytes_per_element", 1, 2);
   a.check_unknown();
   ConfigMap v = c.map("vector");
@@ -80,9 +55,7 @@ void parse_memory(ConfigMap m, HardwareSpec& hw) {
   hw.sram.banks = s.integer_or("banks", 1, 1);
   s.check_unknown();
   ConfigMap d = m.map("dram");
-  const int kind = d.choice("kind", {"lpddr4", "lpddr5", "ddr4", "gddr6", "hbm2", "hbm2e", "hbm3"});
-  static const char* kinds[] = {"lpddr4", "lpddr5", "ddr4", "gddr6", "hbm2", "hbm2e", "hbm3"};
-  hw.dram.kind = kinds[kind];
+  hw.dram.kind = dram_kinds()[static_cast<size_t>(parse_kind(d, "kind", dram_kinds()))].name;
   hw.dram.capacity_bytes = d.quantity("capacity", Dim::Bytes);
   hw.dram.bandwidth_bytes_per_s = d.quantity("bandwidth", Dim::BytesPerSecond);
   hw.dram.latency_s = d.quantity_nonneg_or("latency", Dim::Seconds, 0.0);
@@ -93,9 +66,8 @@ void parse_memory(ConfigMap m, HardwareSpec& hw) {
 
 void parse_interconnect(ConfigMap n, HardwareSpec& hw) {
   InterconnectSpec& ic = hw.interconnect;
-  ic.topology = static_cast<Topology>(n.choice("topology", {"ring", "torus2d", "switch", "hierarchical"}));
-  ic.collective = static_cast<Collective>(n.choice(
-      "collective", {"ring", "double_binary_tree", "halving_doubling", "torus2d", "hierarchical"}));
+  ic.topology = static_cast<Topology>(parse_kind(n, "topology", topology_kinds()));
+  ic.collective = static_cast<Collective>(parse_kind(n, "collective", collective_kinds()));
   ic.max_learners = n.integer("max_learners", 1);
   ic.devices_per_node = n.integer_or("devices_per_node", 1, 1);
   ic.links_per_chip = n.integer_or("links_per_chip", 1, 1);

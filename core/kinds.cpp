@@ -1,31 +1,103 @@
 #include "core/kinds.h"
 
+#include <stdexcept>
+
+#include "core/config_map.h"
 #include "core/network_parse.h"
 
 namespace kp {
 
+const KindTable& dataflow_kinds() {
+  static const KindTable t = {{"os", "output stationary: each PE keeps one output"},
+                              {"ws", "weight stationary: each PE keeps one weight"},
+                              {"is", "input stationary: each PE keeps one input"}};
+  return t;
+}
+
+const KindTable& dram_kinds() {
+  static const KindTable t = {
+      {"lpddr4", "off-chip memory: capacity, bandwidth, latency, channels"},
+      {"lpddr5", "off-chip memory: capacity, bandwidth, latency, channels"},
+      {"ddr4", "off-chip memory: capacity, bandwidth, latency, channels"},
+      {"gddr6", "off-chip memory: capacity, bandwidth, latency, channels"},
+      {"hbm2", "off-chip memory: capacity, bandwidth, latency, channels"},
+      {"hbm2e", "off-chip memory: capacity, bandwidth, latency, channels"},
+      {"hbm3", "off-chip memory: capacity, bandwidth, latency, channels"}};
+  return t;
+}
+
+const KindTable& topology_kinds() {
+  static const KindTable t = {{"ring", "P chips on a bidirectional ring"},
+                              {"torus2d", "sqrt(P) x sqrt(P) wrap-around mesh"},
+                              {"switch", "every chip one link from a non-blocking switch"},
+                              {"hierarchical", "devices_per_node on an intra-node fabric, nodes on a network"}};
+  return t;
+}
+
+const KindTable& collective_kinds() {
+  static const KindTable t = {
+      {"ring", "ring all-reduce: 2(P-1) steps of D/P bytes"},
+      {"double_binary_tree", "two pipelined binary trees (NCCL)"},
+      {"halving_doubling", "recursive halving reduce-scatter + doubling all-gather"},
+      {"torus2d", "ring all-reduce along X, then along Y"},
+      {"hierarchical", "reduce-scatter in node, all-reduce across, all-gather in node"}};
+  return t;
+}
+
+const KindTable& array_kinds() {
+  static const KindTable t = {{"systolic_array", "R x C MAC array, dataflow os|ws|is (SCALE-Sim v2 timing)"}};
+  return t;
+}
+
+const KindTable& vector_kinds() {
+  static const KindTable t = {{"vector_unit", "SIMD lanes for elementwise work and the optimizer"}};
+  return t;
+}
+
+const KindTable& step_curve_kinds() {
+  static const KindTable t = {{"law", "N(M) = n_inf + alpha/M"},
+                              {"file", "CSV batch,steps; the law is fitted to it"},
+                              {"measure", "measured by the reference trainer, cached as CSV"}};
+  return t;
+}
+
+const KindTable& dataset_kinds() {
+  static const KindTable t = {{"fashion_mnist", "IDX files from Debian's dataset-fashion-mnist"},
+                              {"synthetic", "a small generated dataset (tests)"},
+                              {"none", "not trainable here (curve from a file or a law)"}};
+  return t;
+}
+
+int parse_kind(ConfigMap& m, const std::string& key, const KindTable& table) {
+  if (!m.has(key) || !m.node()[key].IsScalar()) {
+    m.text(key);  // records "missing required key" or "expected a single value" as ConfigMap does
+    return 0;
+  }
+  const std::string value = m.text(key);
+  std::string known;
+  for (size_t i = 0; i < table.size(); ++i) {
+    if (value == table[i].name) return static_cast<int>(i);
+    known += (i ? ", " : "") + std::string(table[i].name);
+  }
+  m.error(key, "expected one of " + known + ", got \"" + value + "\"");
+  return 0;
+}
+
+const char* kind_name(const KindTable& table, int index, const char* what) {
+  if (index < 0 || static_cast<size_t>(index) >= table.size())
+    throw std::logic_error(std::string("unknown ") + what + " value " + std::to_string(index));
+  return table[static_cast<size_t>(index)].name;
+}
+
 std::vector<KindInfo> all_kinds() {
   std::vector<KindInfo> out;
   for (const auto& e : layer_registry().entries()) out.push_back({"layer", e.kind, e.description});
-  out.push_back({"compute", "systolic_array", "R x C MAC array, dataflow os|ws|is (SCALE-Sim v2 timing)"});
-  out.push_back({"compute", "vector_unit", "SIMD lanes for elementwise work and the optimizer"});
-  for (const char* k : {"lpddr4", "lpddr5", "ddr4", "gddr6", "hbm2", "hbm2e", "hbm3"})
-    out.push_back({"dram", k, "off-chip memory: capacity, bandwidth, latency, channels"});
-  out.push_back({"topology", "ring", "P chips on a bidirectional ring"});
-  out.push_back({"topology", "torus2d", "sqrt(P) x sqrt(P) wrap-around mesh"});
-  out.push_back({"topology", "switch", "every chip one link from a non-blocking switch"});
-  out.push_back({"topology", "hierarchical", "devices_per_node on an intra-node fabric, nodes on a network"});
-  out.push_back({"collective", "ring", "ring all-reduce: 2(P-1) steps of D/P bytes"});
-  out.push_back({"collective", "double_binary_tree", "two pipelined binary trees (NCCL)"});
-  out.push_back({"collective", "halving_doubling", "recursive halving reduce-scatter + doubling all-gather"});
-  out.push_back({"collective", "torus2d", "ring all-reduce along X, then along Y"});
-  out.push_back({"collective", "hierarchical", "reduce-scatter in node, all-reduce across, all-gather in node"});
-  out.push_back({"step_curve", "law", "N(M) = n_inf + alpha/M"});
-  out.push_back({"step_curve", "file", "CSV batch,steps; the law is fitted to it"});
-  out.push_back({"step_curve", "measure", "measured by the reference trainer, cached as CSV"});
-  out.push_back({"dataset", "fashion_mnist", "IDX files from Debian's dataset-fashion-mnist"});
-  out.push_back({"dataset", "synthetic", "a small generated dataset (tests)"});
-  out.push_back({"dataset", "none", "not trainable here (curve from a file or a law)"});
+  const std::pair<const char*, const KindTable*> areas[] = {
+      {"compute", &array_kinds()},        {"compute", &vector_kinds()},     {"dataflow", &dataflow_kinds()},
+      {"dram", &dram_kinds()},            {"topology", &topology_kinds()},  {"collective", &collective_kinds()},
+      {"step_curve", &step_curve_kinds()}, {"dataset", &dataset_kinds()}};
+  for (const auto& a : areas)
+    for (const KindEntry& k : *a.second) out.push_back({a.first, k.name, k.description});
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "core/config_map.h"
+#include "core/kinds.h"
 #include "core/network_parse.h"
 
 namespace kp {
@@ -52,8 +53,7 @@ WorkloadSpec parse_workload(const ConfigDoc& doc) {
   parse_network(root, w);
 
   ConfigMap d = root.map("dataset");
-  static const char* dataset_kinds[] = {"fashion_mnist", "synthetic", "none"};
-  w.dataset.kind = dataset_kinds[d.choice("kind", {"fashion_mnist", "synthetic", "none"})];
+  w.dataset.kind = dataset_kinds()[static_cast<size_t>(parse_kind(d, "kind", dataset_kinds()))].name;
   auto where = [&](const char* key) {
     return d.has(key) ? doc.at(d.node()[key], d.dotted(key), "") : Diagnostic{};
   };
@@ -73,7 +73,7 @@ WorkloadSpec parse_workload(const ConfigDoc& doc) {
   t.check_unknown();
 
   ConfigMap s = root.map("step_curve");
-  w.step_curve.source = static_cast<StepCurveSource>(s.choice("source", {"law", "file", "measure"}));
+  w.step_curve.source = static_cast<StepCurveSource>(parse_kind(s, "source", step_curve_kinds()));
   if (w.step_curve.source == StepCurveSource::Law) {
     w.step_curve.n_inf = s.number("n_inf", 0.0, 1e12);
     w.step_curve.alpha = s.number("alpha", 0.0, 1e15);
