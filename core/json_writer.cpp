@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/number_format.h"
+
 namespace kp {
 
 std::string json_escape(const std::string& s) {
@@ -33,7 +35,7 @@ void JsonWriter::before_value() {
     return;
   }
   if (!m_first.empty()) {
-    if (!m_first.back()) m_out += ',';
+    if (!m_first.back()) m_out += m_spaced ? ", " : ",";
     m_first.back() = false;
   }
 }
@@ -64,7 +66,7 @@ JsonWriter& JsonWriter::end_array() {
 }
 JsonWriter& JsonWriter::key(const std::string& k) {
   before_value();
-  m_out += json_escape(k) + ':';
+  m_out += json_escape(k) + (m_spaced ? ": " : ":");
   m_after_key = true;
   return *this;
 }
@@ -79,9 +81,7 @@ JsonWriter& JsonWriter::value(double v) {
     m_out += "null";
     return *this;
   }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  m_out += buf;
+  m_out += format_round_trip(v);
   return *this;
 }
 JsonWriter& JsonWriter::value(int64_t v) {

@@ -10,6 +10,8 @@ namespace kp {
 
 class JsonWriter {
  public:
+  // `spaced`: ": " after keys and ", " between items (the CLI's human-readable one-line JSON).
+  explicit JsonWriter(bool spaced = false) : m_spaced(spaced) {}
   JsonWriter& begin_object();
   JsonWriter& end_object();
   JsonWriter& begin_array();
@@ -29,6 +31,7 @@ class JsonWriter {
   std::string m_out;
   std::vector<bool> m_first;  // per open container: nothing written yet
   bool m_after_key = false;
+  bool m_spaced = false;
 };
 
 std::string json_escape(const std::string& s);

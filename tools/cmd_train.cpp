@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/config_error.h"
+#include "core/json_writer.h"
 #include "core/workload_spec.h"
 #include "models/trainer/trainer.h"
 #include "tools/cli_common.h"
@@ -27,28 +28,23 @@ OptimizerKind parse_optimizer(const std::string& s) {
   throw ConfigError("--optimizer", "expected sgd, momentum or nesterov, got \"" + s + "\"");
 }
 
-std::string num(double v) {
-  if (!std::isfinite(v)) return "null";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
-
 void print_json(std::ostream& out, const std::string& workload, const TrialConfig& c,
                 const TrialResult& r) {
-  out << "{\n  \"workload\": \"" << workload << "\",\n  \"batch\": " << c.batch
-      << ",\n  \"learning_rate\": " << num(c.optimizer.learning_rate)
-      << ",\n  \"momentum\": " << num(c.optimizer.momentum) << ",\n  \"seed\": " << c.seed
-      << ",\n  \"target_error\": " << num(c.target_error) << ",\n  \"steps_to_target\": "
-      << (r.steps_to_target ? std::to_string(*r.steps_to_target) : "null")
-      << ",\n  \"steps\": " << r.steps << ",\n  \"diverged\": " << (r.diverged ? "true" : "false")
-      << ",\n  \"wall_time_s\": " << num(r.wall_time_s)
-      << ",\n  \"mean_update_s\": " << num(r.mean_update_s) << ",\n  \"validation_curve\": [";
-  for (size_t i = 0; i < r.curve.size(); ++i)
-    out << (i ? ",\n    " : "\n    ") << "{\"step\": " << r.curve[i].step
-        << ", \"validation_error\": " << num(r.curve[i].validation_error)
-        << ", \"train_loss\": " << num(r.curve[i].train_loss) << "}";
-  out << (r.curve.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  JsonWriter j(true);
+  j.begin_object().key("workload").value(workload).key("batch").value(c.batch);
+  j.key("learning_rate").value(c.optimizer.learning_rate).key("momentum").value(c.optimizer.momentum);
+  j.key("seed").value(static_cast<int64_t>(c.seed)).key("target_error").value(c.target_error);
+  j.key("steps_to_target");
+  if (r.steps_to_target) j.value(static_cast<int64_t>(*r.steps_to_target));
+  else j.null();
+  j.key("steps").value(static_cast<int64_t>(r.steps)).key("diverged").value(r.diverged);
+  j.key("wall_time_s").value(r.wall_time_s).key("mean_update_s").value(r.mean_update_s);
+  j.key("validation_curve").begin_array();
+  for (const ValidationPoint& p : r.curve)
+    j.begin_object().key("step").value(static_cast<int64_t>(p.step)).key("validation_error").value(p.validation_error)
+        .key("train_loss").value(p.train_loss).end_object();
+  j.end_array().end_object();
+  out << j.str() << "\n";
 }
 
 void print_text(std::ostream& out, const std::string& workload, const TrialConfig& c,

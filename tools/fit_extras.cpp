@@ -7,6 +7,7 @@
 
 #include "core/config_error.h"
 #include "core/json_writer.h"
+#include "core/number_format.h"
 #include "models/step_curve/csv_table.h"
 #include "models/step_curve/curve_csv.h"
 
@@ -21,14 +22,9 @@ std::string json_exponent(const ScalingExponent& e) {
 
 }  // namespace
 
-std::string num(double v, const char* fmt) {
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  return buf;
-}
+std::string num(double v, const char* fmt) { return format_double(v, fmt); }
 
-std::string json_num(double v) { return std::isfinite(v) ? num(v, "%.10g") : "null"; }
+std::string json_num(double v) { return json_number(v, 10); }
 
 void print_extras_json(std::ostream& out, const CurveExtras& x) {
   if (!x.protocol.empty()) out << ",\n  \"protocol\": " << json_escape(x.protocol);

@@ -4,13 +4,11 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/number_format.h"
+
 namespace kp {
 
-std::string fmt(const char* format, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
+std::string fmt(const char* format, double v) { return format_double(v, format); }
 
 void Range::add(double v) {
   if (!std::isfinite(v) || v <= 0) return;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/json_writer.h"
+#include "core/number_format.h"
 #include "tools/report/plot_util.h"
 #include "tools/report/report_select.h"
 #include "tools/report/report_writer.h"
@@ -20,7 +21,7 @@ std::string csv_field(const std::string& s) {
   return out + "\"";
 }
 
-std::string num(double v) { return std::isfinite(v) ? fmt("%.9g", v) : std::string(v > 0 ? "inf" : "nan"); }
+std::string num(double v) { return format_sig(v, 9); }
 
 // The swept keys of the study in first-seen order (every design of a study sweeps the same keys).
 std::vector<std::string> swept_keys(const StudyResult& r) {

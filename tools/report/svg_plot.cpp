@@ -4,14 +4,12 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/number_format.h"
+
 namespace kp {
 namespace {
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
+std::string num(double v) { return format_double(v, "%.1f"); }
 
 std::string dash_attr(bool dashed) { return dashed ? " stroke-dasharray=\"6 4\"" : ""; }
 

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/config_error.h"
+#include "core/fd_io.h"
 
 namespace kp {
 namespace {
@@ -36,13 +37,8 @@ double now_s() {
 }
 
 void write_all(int fd, const std::string& text, const std::string& path) {
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw ConfigError(path, std::string("cannot write the journal: ") + std::strerror(errno));
-    done += static_cast<size_t>(n);
-  }
+  if (!kp::write_all(fd, text))
+    throw ConfigError(path, std::string("cannot write the journal: ") + std::strerror(errno));
 }
 
 }  // namespace

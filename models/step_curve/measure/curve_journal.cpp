@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/config_error.h"
+#include "core/fd_io.h"
 
 namespace kp {
 namespace {
@@ -28,13 +29,8 @@ TrialOutcome parse_outcome(const std::string& s, bool& ok) {
 }
 
 void write_all(int fd, const std::string& text, const std::string& path) {
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw ConfigError(path, std::string("cannot write the journal: ") + std::strerror(errno));
-    done += static_cast<size_t>(n);
-  }
+  if (!kp::write_all(fd, text))
+    throw ConfigError(path, std::string("cannot write the journal: ") + std::strerror(errno));
   if (::fsync(fd) != 0)
     throw ConfigError(path, std::string("cannot fsync the journal: ") + std::strerror(errno));
 }
