@@ -11,7 +11,7 @@
 #include "sim/systemc/systemc_update.h"
 #include "tools/cli_common.h"
 #include "tools/report/report_writer.h"
-#include "tools/study/case_loader.h"
+#include "tools/study/update_case.h"
 
 namespace kp {
 
@@ -35,7 +35,7 @@ int run_simulate(const Args& args) {
   if (batch < 1) throw ConfigError("--batch", "expected an integer >= 1, got " + std::to_string(batch));
   if (learners < 1) throw ConfigError("--learners", "expected an integer >= 1, got " + std::to_string(learners));
   if (format != "text" && format != "json") throw ConfigError("--format", "expected text or json, got \"" + format + "\"");
-  const Case c = load_case(hw, workload, sets);
+  const Case c = load_update_case(hw, workload, sets);  // no N(M): never reads or measures the curve
   if (learners > c.hw.interconnect.max_learners)
     throw ConfigError("--learners", "expected at most " + std::to_string(c.hw.interconnect.max_learners) +
                                         " (interconnect.max_learners of " + hw + "), got " + std::to_string(learners));

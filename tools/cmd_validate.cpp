@@ -8,7 +8,7 @@
 
 #include "core/config_error.h"
 #include "tools/cli_common.h"
-#include "tools/study/case_loader.h"
+#include "tools/study/update_case.h"
 #include "tools/validate/pollux_validation.h"
 
 namespace kp {
@@ -64,7 +64,7 @@ int run_validate(const Args& args) {
     throw ConfigError("--format", "expected text or csv, got \"" + format + "\"");
   if (fidelity != "analytic" && fidelity != "systemc")
     throw ConfigError("--fidelity", "expected analytic or systemc, got \"" + fidelity + "\"");
-  const Case c = load_case(hw, workload, sets);
+  const Case c = load_update_case(hw, workload, sets);  // no N(M): never reads or measures the curve
   const std::vector<std::pair<std::string, std::vector<PlacementRow>>> files = {
       {"placements.csv", read_placements(dir + "/placements.csv")},
       {"scalability.csv", read_scalability(dir + "/scalability.csv")}};
