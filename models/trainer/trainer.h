@@ -23,6 +23,10 @@ namespace kp {
 // The trainer's arithmetic, numbered: raised whenever a change alters the floats of any trial
 // (a product's summation order, a fused loop), so that step curves measured and cached by earlier
 // code (step_curve/measure: it is part of their fingerprint) are measured again.
+// The rule: any change that moves a loss bit of tests/models/trainer/numerics_pin_test.cpp (it
+// pins the first steps of an MLP at batch 1 and 16 and of two CNNs) raises this number by one,
+// with a line below saying what changed, and re-pins that test's bits in the same commit. A
+// change that keeps every trial's floats (a faster loop in the same order) keeps the number.
 // 2 (2026-12-03): dense layers at batches 2..24 sum their column parts (matvec_parts.h).
 // 3 (2026-12-04): 5 x 5 stride-1 convolutions over >= 8 channels by Winograd F(2x2, 5x5).
 // 4 (2026-12-04): ... by F(4x4, 5x5) (conv_winograd.h).
