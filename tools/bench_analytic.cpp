@@ -3,7 +3,9 @@
 //    (issue 7's goal: >= 1e6).
 // 2. Whole studies through the real runner (journal, 2 jobs): a ~10,000-point sweep with the top
 //    10 designs re-simulated in SystemC (goal: <= 30 s on 2 cores), and 10,000 design points.
-// Usage: bench_analytic [SOURCE_DIR [--quick]]   (--quick: part 1 only)
+// 3. 10^4 ResNet-50 designs x 9 (M, P) points, analytic, with the tile-plan cache off and on
+//    (goal <= 3 s on 2 cores).
+// Usage: bench_analytic [SOURCE_DIR [--quick|--designs]]   (--quick: part 1 only; --designs: 3 only)
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +17,7 @@
 
 #include "core/config_doc.h"
 #include "models/time_model/time_model.h"
+#include "sim/tiled_cost_cache.h"
 #include "tools/study/case_loader.h"
 #include "tools/study/design_eval.h"
 #include "tools/study/design_space.h"
@@ -87,16 +90,57 @@ void bench_study(const std::string& title, const std::string& yaml) {
   std::printf("  load average after: %s (2 cores, shared: wall times are upper bounds)\n", load_average().c_str());
 }
 
+// 10 x 10 x 10 x 10 = 10,000 designs x 9 (M, P) points, analytic only (no SystemC verification),
+// 2 jobs, with the tile-plan cache off and on, side by side.
+void bench_designs(const std::string& head) {
+  const std::string yaml = head +
+                           "sweep:\n"
+                           "  chip.compute.array.rows: {from: 32, to: 320, step: 32}\n"
+                           "  chip.memory.sram.capacity: {from: 4 MiB, to: 40 MiB, step: 4}\n"
+                           "  interconnect.link.bandwidth: {from: 25 GB/s, to: 250 GB/s, step: 25}\n"
+                           "  chip.clock: {from: 500 MHz, to: 1400 MHz, step: 100}\n"
+                           "batches: [4096, 16384, 65536]\nlearners: [64, 256, 1024]\n";
+  for (bool cache : {false, true}) {
+    kp::set_tiled_cost_cache(cache);
+    const std::string dir = "/tmp/kp_bench_designs_" + std::to_string(::getpid());
+    kp::StudySpec spec = kp::parse_study(kp::ConfigDoc::parse(yaml, dir + "/bench.yaml"));
+    spec.verify_top = 0;
+    (void)std::system(("rm -rf " + dir).c_str());
+    kp::RunOptions opt;
+    opt.out_dir = dir;
+    opt.jobs = 2;
+    const auto t0 = std::chrono::steady_clock::now();
+    const kp::StudyResult r = kp::run_study(spec, opt);
+    const double total_s = seconds_since(t0);
+    (void)std::system(("rm -rf " + dir).c_str());
+    size_t points = 0;
+    double sum = 0;
+    for (const kp::SystemResult& s : r.systems) {
+      points += s.prediction.points.size();
+      for (const auto& p : s.prediction.points) sum += p.t_total_s;
+    }
+    std::printf("10^4 designs, tile-plan cache %-3s: %zu designs, %zu points, %.2f s wall [goal <= 3 s]  "
+                "(checksum of T_total %.17g)\n",
+                cache ? "on" : "off", kp::design_count(spec), points, total_s, sum);
+  }
+  std::printf("load average after: %s (2 cores shared with other sessions: wall times are upper bounds)\n",
+              load_average().c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string src = argc > 1 ? argv[1] : KP_SOURCE_DIR;
-  const bool quick = argc > 2 && std::string(argv[2]) == "--quick";
+  const std::string mode = argc > 2 ? argv[2] : "";
   std::printf("load average: %s\n", load_average().c_str());
-  bench_points(src);
-  if (quick) return 0;
   const std::string head = "name: bench\nworkload: " + src + "/workloads/resnet50_imagenet.yaml\nhardware: [" + src +
                            "/hw_configs/tpu_v3_pod.yaml]\n";
+  if (mode == "--designs") {  // the 10^4-design study alone, tile-plan cache off then on
+    bench_designs(head);
+    return 0;
+  }
+  bench_points(src);
+  if (mode == "--quick") return 0;
   // 13 array sizes x 2 SRAM sizes x 5 link bandwidths = 130 designs x 77 (M, P) points.
   bench_study("study of ~10,000 (M, P) points (ResNet-50, TPU-v3-like pod)",
               head +

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "sim/tile_plan.h"
+#include "sim/tiled_cost_cache.h"
 
 namespace kp {
 namespace {
@@ -30,7 +30,7 @@ ChipAnalytic::ChipAnalytic(const HardwareSpec& hw, int64_t bytes_per_element)
 
 OpCost ChipAnalytic::gemm_cost(const GemmDims& g, double a_unique_fraction) const {
   if (g.m == 0 || g.n == 0 || g.k == 0) return OpCost{};
-  OpCost c = from_tiles(tile_pipeline(TilePlan::gemm(m_hw, g, a_unique_fraction, m_bytes), m_hw.dram));
+  OpCost c = from_tiles(cached_gemm_tiled_cost(m_hw, g, a_unique_fraction, m_bytes));
   const SystolicArraySpec& a = m_hw.array;
   c.utilization = c.macs / (c.seconds * m_hw.clock_hz * static_cast<double>(a.rows * a.cols * a.count));
   set_clock_cycles(c, m_hw.clock_hz);
@@ -39,8 +39,8 @@ OpCost ChipAnalytic::gemm_cost(const GemmDims& g, double a_unique_fraction) cons
 
 OpCost ChipAnalytic::elementwise_cost(double elements, double ops_per_element, double tensors_moved,
                                       int64_t bytes_per_element) const {
-  OpCost c = from_tiles(tile_pipeline(
-      TilePlan::elementwise(m_hw, elements, ops_per_element, tensors_moved, bytes_per_element), m_hw.dram));
+  OpCost c = from_tiles(
+      cached_elementwise_tiled_cost(m_hw, elements, ops_per_element, tensors_moved, bytes_per_element));
   set_clock_cycles(c, m_hw.clock_hz);
   return c;
 }
