@@ -8,7 +8,7 @@
 // a_unique_fraction or elementwise sizes, bytes per element, array geometry, count and dataflow,
 // vector lanes and count, clock, compute efficiency, SRAM capacity and bandwidth, DRAM bandwidth,
 // latency and channels), so a hit is bit-identical to recomputing. One cache per thread (no
-// locks; study threads each fill their own), cleared when it reaches kMaxEntries.
+// locks; study threads each fill their own), cleared when it reaches 2^16 entries.
 #include <cstdint>
 
 #include "core/hw_spec.h"
