@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "sim/analytic/step_profile.h"
+#include "sim/step_profile.h"
 
 namespace kp {
 

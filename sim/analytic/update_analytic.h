@@ -12,7 +12,7 @@
 #include "core/hw_spec.h"
 #include "core/lowering.h"
 #include "sim/analytic/chip_analytic.h"
-#include "sim/analytic/step_profile.h"
+#include "sim/step_profile.h"
 #include "sim/update_model.h"
 
 namespace kp {

@@ -19,7 +19,7 @@
 #include "core/hw_spec.h"
 #include "core/lowering.h"
 #include "sim/analytic/chip_analytic.h"
-#include "sim/analytic/step_profile.h"
+#include "sim/step_profile.h"
 #include "sim/systemc/chip_executor.h"
 #include "sim/update_model.h"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/hw_spec.h"
-#include "sim/analytic/step_profile.h"
+#include "sim/step_profile.h"
 
 namespace kp {
 

@@ -8,7 +8,7 @@
 #include "core/lowering.h"
 #include "sim/analytic/chip_analytic.h"
 #include "sim/analytic/collective_analytic.h"
-#include "sim/analytic/step_profile.h"
+#include "sim/step_profile.h"
 #include "sim/analytic/update_analytic.h"
 
 namespace kp {

@@ -1,4 +1,4 @@
-#include "sim/analytic/step_profile.h"
+#include "sim/step_profile.h"
 
 #include <algorithm>
 #include <stdexcept>
