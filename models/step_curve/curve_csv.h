@@ -12,12 +12,18 @@
 
 namespace kp {
 
+// Bounds of a curve file's values: a batch is an integer in 1..kMaxCurveBatch, a step count a
+// number in 1..kMaxCurveSteps (a trial takes at least one update); outside them a row is an error.
+constexpr double kMaxCurveBatch = 1e9;
+constexpr double kMaxCurveSteps = 1e12;
+
 struct CurvePoint {
   double batch = 0.0;  // global batch size, > 0
   double steps = 0.0;  // updates to target, > 0; +infinity = the trial failed
 };
 
-// Throws ConfigError naming file:line:col for every bad row (all collected, one throw).
+// Throws ConfigError naming file:line:col for every bad row (all collected, one throw), and for a
+// file without data rows; read_csv_table()'s limits (size, rows) apply.
 std::vector<CurvePoint> read_curve_csv(const std::string& path);
 
 // The provenance of a curve file: its leading `# key: value` comment lines as a map (the first
