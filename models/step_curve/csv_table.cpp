@@ -119,7 +119,7 @@ CsvTable read_csv_table(const std::string& path) {
                                                  " data rows, the limit for a CSV input"}});
     table.rows.push_back(to_row(split, line));
   }
-  if (!have_header) throw ConfigError(path, "empty file: expected a header line");
+  if (!have_header) throw ConfigError({{path, 1, 1, "", "empty file: expected a header line"}});
   return table;
 }
 

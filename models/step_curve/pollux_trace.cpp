@@ -55,10 +55,10 @@ PolluxRun read_run(const std::string& path, double batch) {
     }
     if (!ok) continue;
     last_iteration = v[1];
-    run.rows.push_back({v[0], v[1], v[2], v[3], v[4]});
+    run.rows.push_back({v[0], v[1], v[2], v[3], v[4], row.line});
   }
   throw_if_any(std::move(diagnostics));
-  if (run.rows.empty()) throw ConfigError(path, "no data rows");
+  if (run.rows.empty()) throw ConfigError({{path, table.header_line, 1, "", "no data rows after the header"}});
   return run;
 }
 
@@ -123,7 +123,7 @@ std::vector<CurvePoint> pollux_step_curve(const std::vector<PolluxRun>& runs, do
       continue;
     }
     if (hit->iteration < 1.0) {  // a step curve counts updates: zero would make log N undefined
-      diagnostics.push_back({run.path, 0, 0, "iteration",
+      diagnostics.push_back({run.path, hit->line, 1, "iteration",
                              "reaches the threshold " + format_g(threshold) + " at iteration " +
                                  format_g(hit->iteration) + ", before any update"});
       continue;

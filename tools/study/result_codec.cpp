@@ -47,7 +47,7 @@ class In {
  public:
   explicit In(const std::string& text) : m_text(text) {}
   std::string token() {
-    if (m_pos >= m_text.size()) throw std::runtime_error("journal record ends too early");
+    if (m_pos >= m_text.size()) throw std::runtime_error("journal record: the record ends too early");
     const size_t end = std::min(m_text.find(' ', m_pos), m_text.size());
     std::string t = m_text.substr(m_pos, end - m_pos);
     m_pos = end + 1;
