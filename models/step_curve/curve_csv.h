@@ -4,7 +4,9 @@
 // number of optimizer updates the trial needed to reach the target; `inf`, `nan` or an empty field
 // marks a trial that never reached it (diverged or out of budget). Several rows may share a batch
 // size (Shallue et al. 2018: the curve takes the minimum over a batch size's trials). Lines that
-// start with '#' are comments (provenance: command, seed, date).
+// start with '#' are comments (provenance: command, seed, date). Run metadata: the `# provenance:`,
+// `# date:` and `# cost:` comments and a trial's wall_s column differ between two runs of the same
+// measurement (a resumed one included); kneepoint fit and report ignore them.
 #include <iosfwd>
 #include <map>
 #include <string>
