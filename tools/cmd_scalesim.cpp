@@ -5,6 +5,7 @@
 // differ from SCALE-Sim's) and writes DIR/COMPUTE_REPORT.csv with SCALE-Sim's columns.
 #include <boost/program_options.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -48,6 +49,34 @@ void print_table(std::ostream& out, const ScaleSimConfig& cfg, const std::vector
   }
 }
 
+// The SystemC model steps every fold and keeps a few dozen bytes per fold: 2^21 folds took 8.3 s
+// and 170 MB (16384 x 16384 x 64 on 8 x 16, OS). 2^22 folds bounds a run to about 20 s and 400 MB;
+// a bigger layer (M = N = K = 10^6 is ~10^10 folds) is refused with its line rather than run for
+// days or exhaust memory.
+constexpr int64_t kMaxFoldsPerLayer = int64_t{1} << 22;
+constexpr int64_t kMaxFoldsPerRun = int64_t{1} << 24;  // all layers together (about a minute)
+
+void check_fold_counts(const ScaleSimConfig& cfg, const std::vector<ScaleSimLayer>& layers,
+                       const std::string& topology_path) {
+  std::vector<Diagnostic> diags;
+  int64_t total = 0;
+  for (const ScaleSimLayer& l : layers) {
+    const FoldTiming t = fold_timing(cfg.dataflow, cfg.array_height, cfg.array_width, l.gemm);
+    total += std::min(t.folds, kMaxFoldsPerRun + 1);
+    if (t.folds > kMaxFoldsPerLayer)
+      diags.push_back({topology_path, l.line, 1, l.name,
+                       "the layer needs " + std::to_string(t.folds) + " folds on the " +
+                           std::to_string(cfg.array_height) + "x" + std::to_string(cfg.array_width) + " " +
+                           dataflow_name(cfg.dataflow) + " array, more than the " +
+                           std::to_string(kMaxFoldsPerLayer) + " the SystemC model runs per layer"});
+  }
+  if (diags.empty() && total > kMaxFoldsPerRun)
+    diags.push_back({topology_path, 0, 0, "", "the layers need " + std::to_string(total) +
+                                                  " folds in all, more than the " + std::to_string(kMaxFoldsPerRun) +
+                                                  " the SystemC model runs at once: split the topology"});
+  if (!diags.empty()) throw ConfigError(std::move(diags));
+}
+
 }  // namespace
 
 int run_scalesim(const Args& args) {
@@ -69,6 +98,7 @@ int run_scalesim(const Args& args) {
   const ScaleSimConfig cfg = read_scalesim_config(config_path);
   const auto layers =
       read_scalesim_topology(topology_path, mode == "gemm" ? TopologyFormat::Gemm : TopologyFormat::Conv);
+  check_fold_counts(cfg, layers, topology_path);
   const auto results = simulate_scalesim_sc(cfg, layers);  // the SystemC model, in a forked worker
 
   std::vector<ComputeReportRow> rows;

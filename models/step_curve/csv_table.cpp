@@ -4,38 +4,50 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+
+#include "core/csv_line.h"
 
 namespace kp {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-// Splits on commas, trimming each field and remembering where it starts.
-CsvRow split(const std::string& text, int line) {
-  CsvRow row;
-  row.line = line;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t end = text.find(',', start);
-    if (end == std::string::npos) end = text.size();
-    std::size_t b = start, e = end;
-    while (b < e && is_space(text[b])) ++b;
-    while (e > b && is_space(text[e - 1])) --e;
-    row.fields.push_back(text.substr(b, e - b));
-    row.cols.push_back(static_cast<int>(b) + 1);
-    if (end == text.size()) break;
-    start = end + 1;
-  }
-  return row;
-}
-
 bool blank_or_comment(const std::string& text) {
   for (char c : text) {
-    if (is_space(c)) continue;
+    if (c == ' ' || c == '\t' || c == '\r') continue;
     return c == '#';
   }
   return true;
+}
+
+// The whole file, refusing folders and anything over kMaxCsvBytes (read in bounded chunks, so a
+// device or a pipe that never ends cannot hang or exhaust memory).
+std::string read_bounded(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ConfigError(path, "is a folder, expected a CSV file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path, "cannot open file");
+  std::string text;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxCsvBytes)
+      throw ConfigError(path, "file is larger than " + std::to_string(kMaxCsvBytes >> 20) +
+                                  " MiB, the limit for a CSV input");
+  }
+  if (in.bad()) throw ConfigError(path, "read error");
+  if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);  // a UTF-8 byte-order mark
+  return text;
+}
+
+CsvRow to_row(const CsvLine& split, int line) {
+  CsvRow row;
+  row.line = line;
+  for (const CsvField& f : split.fields) {
+    row.fields.push_back(f.text);
+    row.cols.push_back(f.col);
+  }
+  return row;
 }
 
 }  // namespace
@@ -62,33 +74,52 @@ bool parse_double(const std::string& text, double& out) {
 }
 
 CsvTable read_csv_table(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path, "cannot open file");
+  const std::string text = read_bounded(path);
   CsvTable table;
   table.origin = path;
   std::vector<Diagnostic>& diagnostics = table.diagnostics;
-  std::string text;
   int line = 0;
   bool have_header = false;
-  while (std::getline(in, text)) {
+  for (std::size_t pos = 0; pos < text.size();) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    const std::string raw = text.substr(pos, nl - pos);
+    pos = nl + 1;
     ++line;
-    if (blank_or_comment(text)) continue;
-    CsvRow row = split(text, line);
+    if (blank_or_comment(raw)) continue;
+    const CsvLine split = split_csv_line(raw);
+    if (!split.error.empty()) {
+      if (!have_header) throw ConfigError({{path, line, split.error_col, "", split.error}});
+      diagnostics.push_back({path, line, split.error_col, "", split.error});
+      continue;
+    }
     if (!have_header) {
-      table.header = row.fields;
+      for (std::size_t i = 0; i < split.fields.size(); ++i) {
+        const CsvField& f = split.fields[i];
+        if (f.text.empty())
+          throw ConfigError({{path, line, f.col, "", "header column " + std::to_string(i + 1) + " has no name"}});
+        if (std::find(table.header.begin(), table.header.end(), f.text) != table.header.end())
+          throw ConfigError({{path, line, f.col, f.text, "column name repeated in the header"}});
+        table.header.push_back(f.text);
+        table.header_cols.push_back(f.col);
+      }
       table.header_line = line;
       have_header = true;
       continue;
     }
-    if (row.fields.size() != table.header.size()) {
-      diagnostics.push_back({path, line, 1, "",
-                             "expected " + std::to_string(table.header.size()) + " fields, got " +
-                                 std::to_string(row.fields.size())});
+    if (split.fields.size() != table.header.size()) {
+      const std::size_t n = split.fields.size(), want = table.header.size();
+      const int col = n > want ? split.fields[want].col : static_cast<int>(raw.size()) + 1;
+      diagnostics.push_back({path, line, col, "",
+                             "expected " + std::to_string(want) + " fields, got " + std::to_string(n)});
       continue;
     }
-    table.rows.push_back(std::move(row));
+    if (table.rows.size() >= kMaxCsvRows)
+      throw ConfigError({{path, line, 1, "", "more than " + std::to_string(kMaxCsvRows) +
+                                                 " data rows, the limit for a CSV input"}});
+    table.rows.push_back(to_row(split, line));
   }
-  if (!have_header) throw ConfigError(path, "empty file: expected a header line");
+  if (!have_header) throw ConfigError({{path, 1, 1, "", "empty file: expected a header line"}});
   return table;
 }
 

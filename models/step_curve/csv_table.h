@@ -1,10 +1,13 @@
 #pragma once
-// A minimal reader for the comma-separated files of this folder (step curves, Pollux traces).
+// A reader for the comma-separated files of this folder (step curves, Pollux traces, trial rows).
 // Contract: the first non-blank, non-'#' line is the header; every later such line must have as
-// many fields as the header. Fields are trimmed; no quoting (none of these files need it).
-// Rows of the wrong shape are skipped and recorded in `diagnostics` (1-based line:col) so that the
-// caller adds its own value checks and throws all of them as one ConfigError; only an unreadable or
-// empty file throws here.
+// many fields as the header. Fields are split by core/csv_line.h (RFC 4180 quotes, as kneepoint's
+// own CSV writers emit them) and trimmed. Rows of the wrong shape are skipped and recorded in
+// `diagnostics` (1-based line:col) so that the caller adds its own value checks and throws all of
+// them as one ConfigError. Throws at once for an unreadable, empty or oversized file, a folder,
+// and a header with an empty or repeated column name.
+// Limits: kMaxCsvBytes per file and kMaxCsvRows data rows (a curve has tens of rows, a Pollux
+// trace about a hundred; a bigger file is a wrong file, and reading it would only be slow).
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -13,15 +16,19 @@
 
 namespace kp {
 
+constexpr std::size_t kMaxCsvBytes = 16u << 20;  // 16 MiB
+constexpr std::size_t kMaxCsvRows = 100000;
+
 struct CsvRow {
   int line = 0;                     // 1-based line in the file
-  std::vector<std::string> fields;  // trimmed
+  std::vector<std::string> fields;  // trimmed, quotes removed
   std::vector<int> cols;            // 1-based column where each field starts
 };
 
 struct CsvTable {
   std::string origin;  // the file path, used in diagnostics
   std::vector<std::string> header;
+  std::vector<int> header_cols;
   int header_line = 0;  // 1-based
   std::vector<CsvRow> rows;
   std::vector<Diagnostic> diagnostics;  // shape errors, in line order

@@ -40,24 +40,25 @@ std::vector<CurvePoint> read_curve_csv(const std::string& path) {
   for (const CsvRow& row : table.rows) {
     CurvePoint p;
     const std::string& b = row.fields[batch_col];
-    if (!parse_double(b, p.batch) || !(p.batch > 0.0) || std::isinf(p.batch)) {
+    if (!parse_double(b, p.batch) || !(p.batch >= 1.0 && p.batch <= kMaxCurveBatch) ||
+        p.batch != std::floor(p.batch)) {
       diagnostics.push_back({path, row.line, row.cols[batch_col], "batch",
-                             "expected a finite number > 0, got \"" + b + "\""});
+                             "expected an integer batch size in 1..1e9, got \"" + b + "\""});
       continue;
     }
     const std::string& s = row.fields[steps_col];
     if (is_failure_marker(s)) {
       p.steps = std::numeric_limits<double>::infinity();
-    } else if (!parse_double(s, p.steps) || !(p.steps > 0.0)) {
+    } else if (!parse_double(s, p.steps) || !(p.steps >= 1.0 && p.steps <= kMaxCurveSteps)) {
       diagnostics.push_back({path, row.line, row.cols[steps_col], "steps",
-                             "expected a number > 0 (or inf for a failed trial), got \"" + s + "\""});
+                             "expected a step count in 1..1e12 (or inf for a failed trial), got \"" + s + "\""});
       continue;
-    } else if (std::isnan(p.steps)) {
-      p.steps = std::numeric_limits<double>::infinity();
     }
     points.push_back(p);
   }
   throw_if_any(std::move(diagnostics));
+  if (points.empty())
+    throw ConfigError({{path, table.header_line, 1, "", "no data rows after the header (expected batch,steps rows)"}});
   return points;
 }
 

@@ -4,7 +4,9 @@
 // number of optimizer updates the trial needed to reach the target; `inf`, `nan` or an empty field
 // marks a trial that never reached it (diverged or out of budget). Several rows may share a batch
 // size (Shallue et al. 2018: the curve takes the minimum over a batch size's trials). Lines that
-// start with '#' are comments (provenance: command, seed, date).
+// start with '#' are comments (provenance: command, seed, date). Run metadata: the `# provenance:`,
+// `# date:` and `# cost:` comments and a trial's wall_s column differ between two runs of the same
+// measurement (a resumed one included); kneepoint fit and report ignore them.
 #include <iosfwd>
 #include <map>
 #include <string>
@@ -12,12 +14,18 @@
 
 namespace kp {
 
+// Bounds of a curve file's values: a batch is an integer in 1..kMaxCurveBatch, a step count a
+// number in 1..kMaxCurveSteps (a trial takes at least one update); outside them a row is an error.
+constexpr double kMaxCurveBatch = 1e9;
+constexpr double kMaxCurveSteps = 1e12;
+
 struct CurvePoint {
   double batch = 0.0;  // global batch size, > 0
   double steps = 0.0;  // updates to target, > 0; +infinity = the trial failed
 };
 
-// Throws ConfigError naming file:line:col for every bad row (all collected, one throw).
+// Throws ConfigError naming file:line:col for every bad row (all collected, one throw), and for a
+// file without data rows; read_csv_table()'s limits (size, rows) apply.
 std::vector<CurvePoint> read_curve_csv(const std::string& path);
 
 // The provenance of a curve file: its leading `# key: value` comment lines as a map (the first

@@ -14,6 +14,7 @@ namespace kp {
 
 struct PolluxRow {
   double progress = 0.0, iteration = 0.0, metric = 0.0, grad_sqr = 0.0, grad_var = 0.0;
+  int line = 0;  // 1-based line in its file, for messages
 };
 
 struct PolluxRun {

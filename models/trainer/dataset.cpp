@@ -63,6 +63,10 @@ Dataset load_fashion_mnist(const std::string& dir, int64_t validation_size,
   d.train = make_split(train_images, train_labels, 0, n - validation_size, ti, tl);
   d.validation = make_split(train_images, train_labels, n - validation_size, n, ti, tl);
   d.test = make_split(test_images, test_labels, 0, test_images.dims[0], vi, vl);
+  if (!(d.test.sample == d.train.sample))  // a test image is gathered with the training stride
+    throw ConfigError(vi, "test images are " + std::to_string(d.test.sample.h) + "x" +
+                              std::to_string(d.test.sample.w) + ", the training images of " + ti + " are " +
+                              std::to_string(d.train.sample.h) + "x" + std::to_string(d.train.sample.w));
   // Standardise with the statistics of the training split only (no validation leakage).
   double sum = 0, sq = 0;
   for (uint8_t v : d.train.pixels) {
@@ -113,11 +117,20 @@ Dataset make_synthetic_dataset(Shape sample, int64_t classes, int64_t train, int
 
 Dataset load_workload_dataset(const WorkloadSpec& w, const std::string& data_override, uint64_t seed) {
   const DatasetSpec& d = w.dataset;
-  if (d.kind == "fashion_mnist")
-    return load_fashion_mnist(!data_override.empty() ? data_override
-                              : !d.path.empty()      ? d.path
-                                                     : "/usr/share/datasets/fashion-mnist",
-                              d.validation_size, d.validation_size_at);
+  if (d.kind == "fashion_mnist") {
+    const std::string dir = !data_override.empty() ? data_override
+                            : !d.path.empty()      ? d.path
+                                                   : "/usr/share/datasets/fashion-mnist";
+    Dataset data = load_fashion_mnist(dir, d.validation_size, d.validation_size_at);
+    const Shape& in = w.network.input;
+    if (data.train.sample.elements() != in.elements())  // else the trainer would refuse it (an abort)
+      throw ConfigError(dir + "/train-images-idx3-ubyte.gz",
+                        "images are " + std::to_string(data.train.sample.h) + "x" +
+                            std::to_string(data.train.sample.w) + " pixels, the network of " + w.source_file +
+                            " takes " + std::to_string(in.c) + "x" + std::to_string(in.h) + "x" +
+                            std::to_string(in.w));
+    return data;
+  }
   if (d.kind == "synthetic")
     return make_synthetic_dataset(w.network.input, w.network.classes, 4096, 1024, seed);
   throw error_at(d.kind_at, w.source_file, "dataset.kind",

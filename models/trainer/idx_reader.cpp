@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/config_error.h"
@@ -30,7 +31,8 @@ class GzFile {
   GzFile& operator=(const GzFile&) = delete;
 
   // Reads exactly n bytes or throws, saying how many were missing.
-  void read_exact(void* dst, size_t n, const char* what) {
+  // `before` and `whole` only make the message count from the start of a part read in chunks.
+  void read_exact(void* dst, size_t n, const char* what, size_t before = 0, size_t whole = 0) {
     auto* out = static_cast<unsigned char*>(dst);
     size_t got = 0;
     while (got < n) {
@@ -43,8 +45,8 @@ class GzFile {
     if (got < n) {
       check_error(what);
       throw ConfigError(m_path, std::string("truncated IDX file: ") + what + " needs " +
-                                    std::to_string(n) + " bytes, only " + std::to_string(got) +
-                                    " present");
+                                    std::to_string(whole ? whole : n) + " bytes, only " +
+                                    std::to_string(before + got) + " present");
     }
   }
   bool at_end() {
@@ -93,8 +95,15 @@ IdxArray read_idx(const std::string& path) {
     total *= dim;
     if (total > (int64_t{1} << 34)) throw ConfigError(path, "IDX file is implausibly large");
   }
-  a.data.resize(static_cast<size_t>(total));
-  f.read_exact(a.data.data(), a.data.size(), "the data");
+  // Grown as the data arrives: a corrupt or truncated header that claims gigabytes fails on the
+  // bytes that are missing, not on allocating memory for them.
+  constexpr size_t kChunk = size_t{1} << 24;
+  const size_t want = static_cast<size_t>(total);
+  while (a.data.size() < want) {
+    const size_t have = a.data.size(), n = std::min(kChunk, want - have);
+    a.data.resize(have + n);
+    f.read_exact(a.data.data() + have, n, "the data", have, want);
+  }
   if (!f.at_end()) throw ConfigError(path, "IDX file has trailing data after its last element");
   f.check_error("the end of the file");
   return a;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/config_error.h"
+#include "core/csv_line.h"
 #include "sim/scalesim/text_fields.h"
 
 namespace kp {
@@ -43,10 +44,13 @@ std::vector<ComputeReportRow> parse_compute_report(std::istream& in, const std::
   while (std::getline(in, line)) {
     ++line_no;
     if (line_no == 1 || trim(line, 1).text.empty()) continue;
+    const CsvLine split = split_csv_line(line);
+    if (!split.error.empty()) {
+      diags.push_back({origin, line_no, split.error_col, "", split.error});
+      continue;
+    }
     std::vector<std::string> f;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, ',')) f.emplace_back(trim(cell, 1).text);
+    for (const CsvField& cell : split.fields) f.push_back(cell.text);
     while (!f.empty() && f.back().empty()) f.pop_back();
     if (f.size() != 6) {
       diags.push_back({origin, line_no, 1, "", "expected 6 columns, got " + std::to_string(f.size())});

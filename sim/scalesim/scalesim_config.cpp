@@ -1,6 +1,6 @@
 #include "sim/scalesim/scalesim_config.h"
 
-#include <fstream>
+#include <sstream>
 #include <vector>
 
 #include "core/config_error.h"
@@ -105,6 +105,14 @@ class Parser {
         error(line_no, name.col, std::string(name.text),
               "unknown section, expected one of general, architecture_presets, run_presets, sparsity");
       }
+      // configparser's strict mode (its default) refuses a repeated section, as kneepoint does.
+      for (const Section& earlier : m_sections) {
+        if (earlier.name == lname) {
+          error(line_no, name.col, std::string(name.text),
+                "section repeated (first at line " + std::to_string(earlier.line) + ")");
+          break;
+        }
+      }
       m_sections.push_back({lname, line_no});
       m_section = lname;
       return;
@@ -123,7 +131,12 @@ class Parser {
     const std::string lkey = lower(key.text);
     for (size_t i = 0; i < kNumKeys; ++i) {
       if (m_section == kKeys[i].section && lkey == kKeys[i].key) {
-        m_seen[i] = true;
+        if (m_seen[i]) {  // configparser: DuplicateOptionError; a silent "last wins" hides typos
+          error(line_no, key.col, m_section + "." + kKeys[i].display,
+                "key repeated (first at line " + std::to_string(m_seen[i]) + ")");
+          return;
+        }
+        m_seen[i] = line_no;
         set_value(kKeys[i], value, line_no);
         return;
       }
@@ -221,7 +234,7 @@ class Parser {
   ScaleSimConfig m_cfg;
   std::string m_section;
   std::vector<Section> m_sections;
-  bool m_seen[kNumKeys] = {};
+  int m_seen[kNumKeys] = {};  // line where each key was set, 0 = not yet
   std::vector<Diagnostic> m_diags;
 };
 
@@ -232,8 +245,7 @@ ScaleSimConfig parse_scalesim_config(std::istream& in, const std::string& origin
 }
 
 ScaleSimConfig read_scalesim_config(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path, "cannot open the SCALE-Sim config file");
+  std::istringstream in(scalesim_text::read_bounded_file(path, size_t{4} << 20, "SCALE-Sim config file"));
   return parse_scalesim_config(in, path);
 }
 

@@ -2,6 +2,10 @@
 
 #include <cctype>
 #include <charconv>
+#include <filesystem>
+#include <fstream>
+
+#include "core/config_error.h"
 
 namespace kp::scalesim_text {
 
@@ -29,5 +33,20 @@ std::string lower(std::string_view s) {
 }
 
 std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+std::string read_bounded_file(const std::string& path, size_t max_bytes, const std::string& what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ConfigError(path, "is a folder, expected the " + what);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path, "cannot open the " + what);
+  std::string text;
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<size_t>(in.gcount()));
+    if (text.size() > max_bytes)
+      throw ConfigError(path, "the " + what + " is larger than " + std::to_string(max_bytes >> 20) + " MiB");
+  }
+  return text;
+}
 
 }  // namespace kp::scalesim_text

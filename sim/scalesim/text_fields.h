@@ -19,4 +19,8 @@ std::optional<int64_t> parse_int(std::string_view s);
 std::string lower(std::string_view s);
 std::string quoted(std::string_view s);  // "\"...\"" for messages
 
+// The whole file at `path`, read in chunks; ConfigError if it cannot be opened, is a folder, or
+// holds more than max_bytes (so /dev/zero or a wrong multi-GB file is refused, not read forever).
+std::string read_bounded_file(const std::string& path, size_t max_bytes, const std::string& what);
+
 }  // namespace kp::scalesim_text

@@ -1,8 +1,9 @@
 #include "sim/scalesim/topology.h"
 
-#include <fstream>
+#include <sstream>
 
 #include "core/config_error.h"
+#include "core/csv_line.h"
 #include "sim/scalesim/text_fields.h"
 
 namespace kp {
@@ -17,20 +18,32 @@ const char* const kConvColumns[] = {"Layer name", "IFMAP Height", "IFMAP Width",
                                     "Filter Width", "Channels", "Num Filter", "Strides"};
 const char* const kGemmColumns[] = {"Layer", "M", "N", "K"};
 
-std::vector<Field> split_csv(const std::string& line) {
+// A topology row's fields (core/csv_line.h: quotes allowed), as slices of `storage`.
+struct Row {
+  std::vector<std::string> storage;
   std::vector<Field> fields;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = line.find(',', start);
-    const size_t end = comma == std::string::npos ? line.size() : comma;
-    fields.push_back(trim(std::string_view(line).substr(start, end - start), static_cast<int>(start) + 1));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  std::string error;
+  int error_col = 0;
+};
+
+Row split_csv(const std::string& line) {
+  const CsvLine split = split_csv_line(line);
+  Row row;
+  row.error = split.error;
+  row.error_col = split.error_col;
+  row.storage.reserve(split.fields.size());
+  for (const CsvField& f : split.fields) row.storage.push_back(f.text);
+  for (size_t i = 0; i < split.fields.size(); ++i) row.fields.push_back({row.storage[i], split.fields[i].col});
   // SCALE-Sim's files end each row with a comma: drop empty trailing fields.
-  while (fields.size() > 1 && fields.back().text.empty()) fields.pop_back();
-  return fields;
+  while (row.fields.size() > 1 && row.fields.back().text.empty()) row.fields.pop_back();
+  return row;
 }
+
+// The largest GEMM dimension and MAC count a layer may have: the SystemC model steps every fold
+// (ceil(M/R) x ceil(N/C) of them for OS), so a layer beyond this would run for days, and products
+// of larger sizes overflow 64-bit cycle counts. ResNet-50's largest layer is M = 12544, 1.2e8 MACs.
+constexpr int64_t kMaxGemmDim = int64_t{1} << 24;
+constexpr double kMaxGemmMacs = 1e13;
 
 }  // namespace
 
@@ -56,7 +69,12 @@ std::vector<ScaleSimLayer> parse_scalesim_topology(std::istream& in, const std::
       header_seen = true;
       continue;
     }
-    const std::vector<Field> f = split_csv(raw);
+    const Row split = split_csv(raw);
+    if (!split.error.empty()) {
+      diags.push_back({origin, line_no, split.error_col, "", split.error});
+      continue;
+    }
+    const std::vector<Field>& f = split.fields;
     if (f.size() < ncols) {
       const Field& last = f.back();
       diags.push_back({origin, line_no, last.col + static_cast<int>(last.text.size()), columns[f.size()],
@@ -78,7 +96,11 @@ std::vector<ScaleSimLayer> parse_scalesim_topology(std::istream& in, const std::
     bool ok = true;
     for (size_t i = 1; i < ncols; ++i) {
       const auto n = parse_int(f[i].text);
-      if (!n || *n < 1) {
+      if (n && *n > kMaxGemmDim) {
+        diags.push_back({origin, line_no, f[i].col, columns[i],
+                         "got " + std::to_string(*n) + ", more than 16777216, the simulator's limit"});
+        ok = false;
+      } else if (!n || *n < 1) {
         diags.push_back({origin, line_no, f[i].col, columns[i],
                          "expected an integer >= 1, got " + (f[i].text.empty() ? std::string("nothing") : quoted(f[i].text))});
         ok = false;
@@ -99,11 +121,26 @@ std::vector<ScaleSimLayer> parse_scalesim_topology(std::istream& in, const std::
       }
       const int64_t oh = scalesim_ofmap_size(layer.ifmap_h, layer.filter_h, layer.stride);
       const int64_t ow = scalesim_ofmap_size(layer.ifmap_w, layer.filter_w, layer.stride);
+      // In double first: each size is <= 2^24, so FH * FW * C can overflow 64 bits.
+      const double k = double(layer.filter_h) * double(layer.filter_w) * double(layer.channels);
+      if (double(oh) * double(ow) > double(kMaxGemmDim) || k > double(kMaxGemmDim)) {
+        diags.push_back({origin, line_no, f[1].col, "",
+                         "layer's GEMM view (M = OFMAP pixels, K = FH*FW*C) has a side over 16777216"});
+        continue;
+      }
       layer.gemm = {oh * ow, layer.num_filters, layer.filter_h * layer.filter_w * layer.channels};
     } else {
       layer.gemm = {v[1], v[2], v[3]};
       // SCALE-Sim's gemm mode reads M x K as an M x K ifmap with a 1 x K filter and N filters.
       layer.ifmap_h = v[1], layer.ifmap_w = v[3], layer.filter_w = v[3], layer.num_filters = v[2];
+    }
+    const double macs = double(layer.gemm.m) * double(layer.gemm.n) * double(layer.gemm.k);
+    if (macs > kMaxGemmMacs) {
+      diags.push_back({origin, line_no, f[1].col, "",
+                       "layer of M x N x K = " + std::to_string(layer.gemm.m) + " x " + std::to_string(layer.gemm.n) +
+                           " x " + std::to_string(layer.gemm.k) + " is beyond the simulator's limit (each of M, N, "
+                           "K <= 16777216 and M*N*K <= 1e13 MACs)"});
+      continue;
     }
     layers.push_back(std::move(layer));
   }
@@ -114,8 +151,7 @@ std::vector<ScaleSimLayer> parse_scalesim_topology(std::istream& in, const std::
 }
 
 std::vector<ScaleSimLayer> read_scalesim_topology(const std::string& path, TopologyFormat format) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path, "cannot open the SCALE-Sim topology file");
+  std::istringstream in(scalesim_text::read_bounded_file(path, size_t{4} << 20, "SCALE-Sim topology file"));
   return parse_scalesim_topology(in, path, format);
 }
 

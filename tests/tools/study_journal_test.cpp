@@ -102,7 +102,7 @@ TEST(StudyJournal, TornLastLineIsDroppedCorruptMiddleLineIsAnError) {
   const std::string path = dir + "/study.journal";
   const std::string good = journal_line('H', "fp study") + journal_line('D', "1 a") + journal_line('D', "2 b");
   std::ofstream(path, std::ios::binary) << good << "D 3 c *1234";  // killed mid-write: no newline
-  JournalContents c = read_study_journal(path);
+  StudyJournalContents c = read_study_journal(path);
   EXPECT_EQ(c.header, "fp study");
   EXPECT_EQ(c.designs, (std::vector<std::string>{"1 a", "2 b"}));
   EXPECT_TRUE(c.torn_tail);

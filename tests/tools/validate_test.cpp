@@ -112,7 +112,7 @@ TEST(PolluxValidation, MalformedFilesNameFileAndLine) {
   EXPECT_NE(error_of(d + "/missing.csv").find("missing.csv:1:1: error: sync_time: missing column"),
             std::string::npos);
   write(d + "/bad.csv", "placement,local_bsz,step_time,sync_time\n4,32,0.1,0.01\n4,3x,0.1,0.01\n");
-  EXPECT_NE(error_of(d + "/bad.csv").find("bad.csv:3:1: error: local_bsz: expected an integer"),
+  EXPECT_NE(error_of(d + "/bad.csv").find("bad.csv:3:3: error: local_bsz: expected an integer"),
             std::string::npos);
 }
 

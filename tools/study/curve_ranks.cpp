@@ -50,7 +50,7 @@ namespace {
 // Reads one journal's trial lines into `merged` (a torn or unparsable line ends it, as in
 // CurveJournal). Returns false when its header is not `fingerprint`'s.
 bool merge_journal(const std::string& path, const std::string& fingerprint, std::map<Key, TrialRecord>& merged) {
-  const JournalContents c = read_journal(path, fingerprint);
+  const CurveJournalContents c = read_journal(path, fingerprint);
   if (!c.matches) return false;
   for (const TrialRecord& r : c.records) {
     const auto [it, fresh] = merged.emplace(Key{r.batch, r.trial}, r);

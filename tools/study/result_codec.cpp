@@ -1,5 +1,8 @@
 #include "tools/study/result_codec.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -44,7 +47,7 @@ class In {
  public:
   explicit In(const std::string& text) : m_text(text) {}
   std::string token() {
-    if (m_pos >= m_text.size()) throw std::runtime_error("journal record ends too early");
+    if (m_pos >= m_text.size()) throw std::runtime_error("journal record: the record ends too early");
     const size_t end = std::min(m_text.find(' ', m_pos), m_text.size());
     std::string t = m_text.substr(m_pos, end - m_pos);
     m_pos = end + 1;
@@ -53,11 +56,25 @@ class In {
   int64_t i() {
     const std::string t = token();
     char* end = nullptr;
+    errno = 0;
     const long long v = std::strtoll(t.c_str(), &end, 10);
-    if (t.empty() || *end) throw std::runtime_error("journal record: expected an integer, got \"" + t + "\"");
+    if (t.empty() || *end || errno == ERANGE)
+      throw std::runtime_error("journal record: expected an integer, got \"" + t + "\"");
     return v;
   }
-  size_t u() { return static_cast<size_t>(i()); }
+  size_t u() {
+    const int64_t v = i();
+    if (v < 0) throw std::runtime_error("journal record: expected a count or index >= 0, got " + std::to_string(v));
+    return static_cast<size_t>(v);
+  }
+  // A count of items that follow: each takes at least one token ("x "), so one larger than the
+  // rest of the record is corrupt (and must not size a vector: a bad count is not a bad_alloc).
+  size_t count() {
+    const size_t n = u();
+    if (n > (m_text.size() - std::min(m_pos, m_text.size())) / 2 + 1)
+      throw std::runtime_error("journal record: a count of " + std::to_string(n) + " items exceeds the record");
+    return n;
+  }
   double d() {
     const std::string t = token();
     char* end = nullptr;
@@ -74,7 +91,9 @@ class In {
         v += t[k];
         continue;
       }
-      if (k + 2 >= t.size()) throw std::runtime_error("journal record: bad escape");
+      if (k + 2 >= t.size() || !std::isxdigit(static_cast<unsigned char>(t[k + 1])) ||
+          !std::isxdigit(static_cast<unsigned char>(t[k + 2])))
+        throw std::runtime_error("journal record: bad escape in \"" + t + "\"");
       v += static_cast<char>(std::strtol(t.substr(k + 1, 2).c_str(), nullptr, 16));
       k += 2;
     }
@@ -122,7 +141,7 @@ void put_list(Out& o, const std::vector<int64_t>& v) {
 }
 
 std::vector<int64_t> get_list(In& in) {
-  std::vector<int64_t> v(in.u());
+  std::vector<int64_t> v(in.count());
   for (int64_t& x : v) x = in.i();
   return v;
 }
@@ -168,17 +187,17 @@ void decode_header(const std::string& text, StudySpec& spec, std::vector<Workloa
   spec = StudySpec();
   spec.name = in.s();
   spec.source_file = in.s();
-  spec.workloads.resize(in.u());
+  spec.workloads.resize(in.count());
   for (std::string& w : spec.workloads) w = in.s();
-  spec.hardware.resize(in.u());
+  spec.hardware.resize(in.count());
   for (std::string& h : spec.hardware) h = in.s();
-  spec.sweep.resize(in.u());
+  spec.sweep.resize(in.count());
   for (SweepGroup& g : spec.sweep) {
     g.zip = in.i() != 0;
-    g.axes.resize(in.u());
+    g.axes.resize(in.count());
     for (SweepAxis& a : g.axes) {
       a.key = in.s();
-      a.values.resize(in.u());
+      a.values.resize(in.count());
       for (std::string& v : a.values) v = in.s();
     }
   }
@@ -186,20 +205,25 @@ void decode_header(const std::string& text, StudySpec& spec, std::vector<Workloa
   spec.learners = get_list(in);
   spec.knee_threshold = in.d();
   spec.weak_per_learner_batch = in.i();
-  spec.objectives.resize(in.u());
-  for (Objective& ob : spec.objectives) ob = static_cast<Objective>(in.i());
+  spec.objectives.resize(in.count());
+  for (Objective& ob : spec.objectives) {
+    const int64_t v = in.i();
+    if (v < static_cast<int64_t>(Objective::Time) || v > static_cast<int64_t>(Objective::Cost))
+      throw std::runtime_error("journal record: objective " + std::to_string(v) + " is not one of time, energy, cost");
+    ob = static_cast<Objective>(v);
+  }
   spec.max_chips = in.i();
   spec.max_cost_usd = in.d();
   spec.fidelity = in.s();
   spec.verify_top = in.i();
-  workloads.resize(in.u());
+  workloads.resize(in.count());
   for (WorkloadResult& w : workloads) {
     w.name = in.s();
     w.file = in.s();
     w.law.n_inf = in.d();
     w.law.alpha = in.d();
     w.params = in.i();
-    const size_t m = in.u();
+    const size_t m = in.count();
     w.band.measured.resize(m);
     w.band.measured_lo.resize(m);
     w.band.measured_hi.resize(m);
@@ -209,7 +233,7 @@ void decode_header(const std::string& text, StudySpec& spec, std::vector<Workloa
       w.band.measured_lo[k] = in.d();
       w.band.measured_hi[k] = in.d();
     }
-    const size_t n = in.u();
+    const size_t n = in.count();
     w.band.batch.resize(n);
     w.band.lo.resize(n);
     w.band.hi.resize(n);
@@ -255,7 +279,7 @@ SystemResult decode_design(const std::string& text) {
   s.hardware_name = in.s();
   s.file = in.s();
   s.workload = in.u();
-  s.overrides.resize(in.u());
+  s.overrides.resize(in.count());
   for (Override& ov : s.overrides) {
     ov.key = in.s();
     ov.value = in.s();
@@ -264,9 +288,9 @@ SystemResult decode_design(const std::string& text) {
   s.cost_per_chip_hour_usd = in.d();
   s.fidelity = in.s();
   Prediction& p = s.prediction;
-  p.points.resize(in.u());
+  p.points.resize(in.count());
   for (TimePoint& t : p.points) t = get_point(in);
-  p.scaling.resize(in.u());
+  p.scaling.resize(in.count());
   for (ScalingRow& r : p.scaling) {
     r.learners = in.i();
     r.speedup = in.d();

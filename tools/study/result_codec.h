@@ -3,7 +3,9 @@
 // doubles with 17 significant digits (an exact round trip, so a resumed or regenerated report is
 // byte-identical to an uninterrupted run), strings percent-encoded (no spaces, no line breaks).
 // Contract: decode_*(encode_*(x)) == x field by field; decoding malformed text throws
-// std::runtime_error (the journal's CRC already excludes torn lines, so this is a version or bug).
+// std::runtime_error saying what is wrong: a record whose CRC holds can still be cut short or edited
+// (study_journal_check.h turns these into errors naming the journal's line). A count is bounded by
+// the record's length, so a corrupt one never sizes a huge vector.
 #include <string>
 
 #include "tools/study/study_result.h"

@@ -48,13 +48,13 @@ std::string journal_line(char kind, const std::string& payload) {
   return body + " *" + crc_hex(body) + "\n";
 }
 
-JournalContents read_study_journal(const std::string& path) {
+StudyJournalContents read_study_journal(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path, "cannot open the study journal (is this a study output folder?)");
   std::ostringstream ss;
   ss << in.rdbuf();
   const std::string text = ss.str();
-  JournalContents c;
+  StudyJournalContents c;
   size_t pos = 0, line_no = 0;
   while (pos < text.size()) {
     const size_t nl = text.find('\n', pos);
@@ -63,17 +63,24 @@ JournalContents read_study_journal(const std::string& path) {
     const bool intact = nl != std::string::npos && check_line(text.substr(pos, nl - pos), body);
     if (!intact) {
       const bool last = nl == std::string::npos || nl + 1 == text.size();
-      if (!last) throw ConfigError(path, "corrupt journal: line " + std::to_string(line_no) + " fails its check");
+      if (!last)
+        throw ConfigError({{path, static_cast<int>(line_no), 1, "",
+                            line_no == 1 ? "not a kneepoint study journal (its first line fails its check)"
+                                         : "corrupt journal: the line fails its check"}});
       c.torn_tail = true;  // a run killed while writing its last record: dropped, redone
       break;
     }
     const char kind = body[0];
     const std::string payload = body.substr(2);
-    if (line_no == 1 && kind != 'H') throw ConfigError(path, "not a kneepoint study journal");
+    if (line_no == 1 && kind != 'H') throw ConfigError({{path, 1, 1, "", "not a kneepoint study journal"}});
+    if (line_no > 1 && kind == 'H')
+      throw ConfigError({{path, static_cast<int>(line_no), 1, "", "corrupt journal: a second header record"}});
+    if (kind == 'H' && payload.empty())
+      throw ConfigError({{path, static_cast<int>(line_no), 1, "", "corrupt journal: an empty header record"}});
     if (kind == 'H') c.header = payload;
-    else if (kind == 'D') c.designs.push_back(payload);
-    else if (kind == 'V') c.verifies.push_back(payload);
-    else throw ConfigError(path, "corrupt journal: unknown record kind on line " + std::to_string(line_no));
+    else if (kind == 'D') c.designs.push_back(payload), c.design_lines.push_back(line_no);
+    else if (kind == 'V') c.verifies.push_back(payload), c.verify_lines.push_back(line_no);
+    else throw ConfigError({{path, static_cast<int>(line_no), 1, "", "corrupt journal: unknown record kind"}});
     pos = nl + 1;
     c.good_bytes = pos;
   }
@@ -92,7 +99,7 @@ StudyJournal::StudyJournal(const std::string& path, const std::string& header, b
       keep = true;
     }
   }
-  if (!keep) m_resumed = JournalContents();
+  if (!keep) m_resumed = StudyJournalContents();
   m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   if (m_fd < 0) throw ConfigError(path, std::string("cannot open the journal: ") + std::strerror(errno));
   const off_t size = keep ? static_cast<off_t>(m_resumed.good_bytes) : 0;

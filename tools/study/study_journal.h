@@ -12,16 +12,19 @@
 
 namespace kp {
 
-struct JournalContents {
+// (Named apart from the curve journal's CurveJournalContents: one binary links both.)
+struct StudyJournalContents {
   std::string header;                   // the H payload
   std::vector<std::string> designs;     // D payloads, in the order written
   std::vector<std::string> verifies;    // V payloads
+  std::vector<size_t> design_lines, verify_lines;  // 1-based line of each, for messages
   size_t good_bytes = 0;                // length of the intact prefix
   bool torn_tail = false;
 };
 
 // Reads a journal; ConfigError if it is missing, not a study journal, or corrupt before its end.
-JournalContents read_study_journal(const std::string& path);
+// Checks each line's CRC only; check_study_journal() (study_journal_check.h) checks the payloads.
+StudyJournalContents read_study_journal(const std::string& path);
 
 class StudyJournal {
  public:
@@ -33,7 +36,7 @@ class StudyJournal {
   StudyJournal(const StudyJournal&) = delete;
   StudyJournal& operator=(const StudyJournal&) = delete;
 
-  const JournalContents& resumed() const { return m_resumed; }
+  const StudyJournalContents& resumed() const { return m_resumed; }
   void append(char kind, const std::string& payload);  // thread-safe
   void sync();                                         // fsync now
 
@@ -42,7 +45,7 @@ class StudyJournal {
   int m_fd = -1;
   double m_last_sync_s = 0;
   std::mutex m_mutex;
-  JournalContents m_resumed;
+  StudyJournalContents m_resumed;
 };
 
 // "<kind> <payload> *<crc>\n"

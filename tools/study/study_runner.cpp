@@ -20,6 +20,7 @@
 #include "tools/study/progress.h"
 #include "tools/study/result_codec.h"
 #include "tools/study/study_journal.h"
+#include "tools/study/study_journal_check.h"
 #include "tools/study/study_select.h"
 
 namespace kp {
@@ -159,6 +160,7 @@ StudyResult run_study(const StudySpec& spec, const RunOptions& options) {
   if (root && !options.out_dir.empty()) {
     make_dirs(options.out_dir);
     journal = std::make_unique<StudyJournal>(journal_path(options.out_dir), header, options.resume);
+    if (!journal->resumed().header.empty()) check_study_journal(journal->resumed(), journal_path(options.out_dir));
     for (const std::string& d : journal->resumed().designs) finished[decode_design(d).index] = d;
     for (const std::string& v : journal->resumed().verifies) {
       size_t index = 0;
@@ -266,7 +268,8 @@ StudyResult run_study(const StudySpec& spec, const RunOptions& options) {
 
 StudyResult load_study_result(const std::string& dir) {
   const std::string path = journal_path(dir);
-  const JournalContents c = read_study_journal(path);
+  const StudyJournalContents c = read_study_journal(path);
+  check_study_journal(c, path);
   StudyResult out;
   const size_t space = c.header.find(' ');
   decode_header(c.header.substr(space + 1), out.spec, out.workloads);

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/config_error.h"
+#include "models/step_curve/csv_table.h"
 #include "sim/analytic/update_analytic.h"
 #include "sim/systemc/systemc_update.h"
 
@@ -29,72 +30,56 @@ std::string PlacementRow::placement() const {
 
 namespace {
 
-std::vector<std::string> split_csv(const std::string& line) {
-  std::vector<std::string> out;
-  std::stringstream ss(line);
-  std::string cell;
-  while (std::getline(ss, cell, ',')) {
-    while (!cell.empty() && (cell.back() == '\r' || cell.back() == ' ')) cell.pop_back();
-    while (!cell.empty() && cell.front() == ' ') cell.erase(cell.begin());
-    out.push_back(cell);
-  }
-  if (!line.empty() && line.back() == ',') out.push_back("");
-  return out;
-}
-
-// Reads a CSV with the given required columns; returns one cell vector per data row, in the order
-// of `columns`, with its 1-based line. Every problem is collected, then thrown as one ConfigError.
-struct CsvRow {
+// Reads a CSV (models/step_curve/csv_table.h: RFC 4180 quotes, size and row limits) with the
+// given required columns; returns one cell vector per data row, in the order of `columns`, with
+// its 1-based line and cell columns. Every problem is collected, then thrown as one ConfigError.
+struct CsvCells {
   int line;
   std::vector<std::string> cells;
+  std::vector<int> cols;
 };
 
-std::vector<CsvRow> read_csv(const std::string& path, const std::vector<std::string>& columns,
-                             std::vector<Diagnostic>& diags) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path, "cannot open the file");
-  std::string text;
-  if (!std::getline(in, text)) throw ConfigError(path, "empty file, expected a header line");
-  const std::vector<std::string> header = split_csv(text);
-  std::vector<size_t> index;
+std::vector<CsvCells> read_csv(const std::string& path, const std::vector<std::string>& columns,
+                               std::vector<Diagnostic>& diags) {
+  const CsvTable table = read_csv_table(path);
+  std::vector<int> index;
   for (const std::string& col : columns) {
-    const auto it = std::find(header.begin(), header.end(), col);
-    if (it == header.end()) {
-      diags.push_back({path, 1, 1, col, "missing column (header is \"" + text + "\")"});
+    const int i = table.find(col);
+    if (i < 0) {
+      std::string header;
+      for (const std::string& h : table.header) header += (header.empty() ? "" : ",") + h;
+      diags.push_back({path, table.header_line, 1, col, "missing column (header is \"" + header + "\")"});
       continue;
     }
-    index.push_back(static_cast<size_t>(it - header.begin()));
+    index.push_back(i);
   }
   if (!diags.empty()) throw ConfigError(diags);
-  std::vector<CsvRow> rows;
-  int line = 1;
-  while (std::getline(in, text)) {
-    ++line;
-    if (text.empty() || text == "\r") continue;
-    const std::vector<std::string> cells = split_csv(text);
-    if (cells.size() != header.size()) {
-      diags.push_back({path, line, 1, "", "expected " + std::to_string(header.size()) + " columns, got " +
-                                               std::to_string(cells.size())});
-      continue;
+  diags = table.diagnostics;
+  std::vector<CsvCells> rows;
+  for (const CsvRow& row : table.rows) {
+    CsvCells r{row.line, {}, {}};
+    for (int i : index) {
+      r.cells.push_back(row.fields[static_cast<size_t>(i)]);
+      r.cols.push_back(row.cols[static_cast<size_t>(i)]);
     }
-    CsvRow r{line, {}};
-    for (size_t i : index) r.cells.push_back(cells[i]);
     rows.push_back(r);
   }
+  if (rows.empty() && diags.empty())
+    throw ConfigError({{path, table.header_line, 1, "", "no data rows after the header"}});
   return rows;
 }
 
-double number(const CsvRow& r, size_t i, const std::string& col, const std::string& path, bool integer,
+double number(const CsvCells& r, size_t i, const std::string& col, const std::string& path, bool integer,
               std::vector<Diagnostic>& diags) {
   const std::string& s = r.cells[i];
   char* end = nullptr;
   errno = 0;
   const double v = std::strtod(s.c_str(), &end);
   const bool ok = !s.empty() && end && *end == '\0' && errno == 0 && std::isfinite(v) && v >= 0 &&
-                  (!integer || (v >= 1 && v == std::floor(v)));
+                  (!integer || (v >= 1 && v <= 1e6 && v == std::floor(v)));
   if (!ok) {
-    diags.push_back({path, r.line, 1, col,
-                     std::string(integer ? "expected an integer >= 1" : "expected a number >= 0 (seconds)") +
+    diags.push_back({path, r.line, r.cols[i], col,
+                     std::string(integer ? "expected an integer in 1..1000000" : "expected a number >= 0 (seconds)") +
                          ", got \"" + s + "\""});
     return 0;
   }
@@ -112,6 +97,7 @@ std::vector<int> parse_placement(const std::string& text, const std::string& ori
     g.push_back(ch - '0');
   }
   if (g.empty()) throw ConfigError({{origin, line, 1, "placement", "expected digits 1-9, got an empty cell"}});
+  if (g.size() > 64) throw ConfigError({{origin, line, 1, "placement", "more than 64 nodes"}});
   return g;
 }
 
@@ -119,7 +105,7 @@ std::vector<PlacementRow> read_placements(const std::string& path) {
   std::vector<Diagnostic> diags;
   const auto rows = read_csv(path, {"placement", "local_bsz", "step_time", "sync_time"}, diags);
   std::vector<PlacementRow> out;
-  for (const CsvRow& r : rows) {
+  for (const CsvCells& r : rows) {
     PlacementRow p;
     p.origin = path;
     p.line = r.line;
@@ -142,7 +128,7 @@ std::vector<PlacementRow> read_scalability(const std::string& path) {
   const auto rows =
       read_csv(path, {"num_nodes", "num_replicas", "local_bsz", "step_time", "sync_time"}, diags);
   std::vector<PlacementRow> out;
-  for (const CsvRow& r : rows) {
+  for (const CsvCells& r : rows) {
     PlacementRow p;
     p.origin = path;
     p.line = r.line;

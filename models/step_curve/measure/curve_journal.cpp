@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -56,31 +57,40 @@ bool parse_journal_line(const std::string& line, TrialRecord& r) {
   std::stringstream ss(line);
   for (std::string item; std::getline(ss, item, ',');) f.push_back(item);
   if (f.size() != 7) return false;
-  try {
-    size_t pos = 0;
-    r.batch = std::stoll(f[0], &pos);
-    if (pos != f[0].size()) return false;
-    r.trial = std::stoi(f[1], &pos);
-    if (pos != f[1].size()) return false;
-    r.learning_rate = std::stod(f[2]);
-    r.momentum = std::stod(f[3]);
-    if (f[4] == "inf") {
-      r.steps.reset();
-    } else {
-      r.steps = std::stoll(f[4], &pos);
-      if (pos != f[4].size()) return false;
-    }
-    bool ok = true;
-    r.outcome = parse_outcome(f[5], ok);
-    r.wall_s = std::stod(f[6]);
-    return ok && (r.steps.has_value() == (r.outcome == TrialOutcome::reached));
-  } catch (const std::exception&) {
-    return false;
+  auto whole_int = [](const std::string& s, long long& v) {
+    char* end = nullptr;
+    errno = 0;
+    v = std::strtoll(s.c_str(), &end, 10);
+    return !s.empty() && *end == '\0' && errno == 0;
+  };
+  auto whole_double = [](const std::string& s, double& v) {
+    char* end = nullptr;
+    errno = 0;
+    v = std::strtod(s.c_str(), &end);
+    return !s.empty() && *end == '\0' && errno == 0 && std::isfinite(v);
+  };
+  long long batch = 0, trial = 0, steps = 0;
+  // The ranges a trial can have (a hand-edited or foreign line is refused, not trusted).
+  if (!whole_int(f[0], batch) || batch < 1) return false;
+  if (!whole_int(f[1], trial) || trial < 0 || trial > 1000000) return false;
+  if (!whole_double(f[2], r.learning_rate) || !(r.learning_rate > 0)) return false;
+  if (!whole_double(f[3], r.momentum) || !(r.momentum >= 0 && r.momentum < 1)) return false;
+  if (f[4] == "inf") {
+    r.steps.reset();
+  } else {
+    if (!whole_int(f[4], steps) || steps < 1) return false;
+    r.steps = steps;
   }
+  bool ok = true;
+  r.outcome = parse_outcome(f[5], ok);
+  if (!whole_double(f[6], r.wall_s) || r.wall_s < 0) return false;
+  r.batch = batch;
+  r.trial = static_cast<int>(trial);
+  return ok && (r.steps.has_value() == (r.outcome == TrialOutcome::reached));
 }
 
-JournalContents read_journal(const std::string& path, const std::string& fingerprint) {
-  JournalContents c;
+CurveJournalContents read_journal(const std::string& path, const std::string& fingerprint) {
+  CurveJournalContents c;
   std::ifstream in(path, std::ios::binary);
   if (!in) return c;
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -89,11 +99,21 @@ JournalContents read_journal(const std::string& path, const std::string& fingerp
   c.matches = !c.empty && text.compare(0, header.size(), header) == 0;
   if (!c.matches) return c;
   c.end = header.size();
+  int line_no = 1;
   for (size_t pos = header.size(); pos < text.size();) {
     const size_t nl = text.find('\n', pos);
+    ++line_no;
     TrialRecord r;
-    if (nl == std::string::npos || !parse_journal_line(text.substr(pos, nl - pos), r)) break;
-    c.records.push_back(r);  // a torn last line is a trial that was running: it is redone
+    if (nl == std::string::npos || !parse_journal_line(text.substr(pos, nl - pos), r)) {
+      // The last line may be torn (a kill during its write): that trial is redone. A bad line
+      // with more after it is not a kill's doing, and dropping the rest would lose trials.
+      if (nl != std::string::npos && nl + 1 < text.size())
+        throw ConfigError({{path, line_no, 1, "",
+                            "corrupt journal line: expected batch,trial,learning_rate,momentum,steps|inf,"
+                            "outcome,wall_s with batch >= 1, trial >= 0, learning_rate > 0, momentum in [0, 1)"}});
+      break;
+    }
+    c.records.push_back(r);
     pos = nl + 1;
     c.end = pos;
   }
@@ -103,7 +123,7 @@ JournalContents read_journal(const std::string& path, const std::string& fingerp
 CurveJournal::CurveJournal(const std::string& path, const std::string& fingerprint, bool resume)
     : m_path(path) {
   const std::string header = k_magic + fingerprint + "\n";
-  JournalContents c = read_journal(path, fingerprint);
+  CurveJournalContents c = read_journal(path, fingerprint);
   off_t keep = 0;
   if (!c.empty) {
     if (!resume)

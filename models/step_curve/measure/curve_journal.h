@@ -29,18 +29,22 @@ class CurveJournal {
 };
 
 // What a journal file holds: nothing (absent or empty), or a header that does or does not match
-// `fingerprint` and, if it does, the records of the lines after it, up to the first torn or
-// unparsable line; `end` is the byte offset just after the last record kept (or the header).
-struct JournalContents {
+// `fingerprint` and, if it does, the records of the lines after it, up to a torn or
+// unparsable last line (torn by a kill: dropped); a bad line before the last is a ConfigError
+// naming path:line. `end` is the byte offset just after the last record kept (or the header).
+// (Named apart from the study journal's StudyJournalContents: one binary links both.)
+struct CurveJournalContents {
   bool empty = true, matches = false;
   std::vector<TrialRecord> records;
   size_t end = 0;
 };
-JournalContents read_journal(const std::string& path, const std::string& fingerprint);
+CurveJournalContents read_journal(const std::string& path, const std::string& fingerprint);
 
 std::string format_journal_line(const TrialRecord& r);
 // Whether the journal at `path` starts with the header of `fingerprint` (false if unreadable).
 bool journal_matches(const std::string& path, const std::string& fingerprint);
+// False for a line that is not a record or has a field out of range (batch >= 1, trial >= 0,
+// learning_rate > 0, momentum in [0, 1), steps >= 1 or inf as the outcome says, wall_s >= 0).
 bool parse_journal_line(const std::string& line, TrialRecord& r);
 
 }  // namespace kp

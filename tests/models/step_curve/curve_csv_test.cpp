@@ -84,7 +84,7 @@ TEST_F(CurveCsv, MissingColumnOrFileIsAConfigError) {
 }
 
 TEST_F(CurveCsv, WriterRoundTrips) {
-  const std::vector<CurvePoint> points = {{128, 4000}, {256, 2100.25}, {512, 1.0 / 3.0},
+  const std::vector<CurvePoint> points = {{128, 4000}, {256, 2100.25}, {512, 1000.0 / 3.0},
                                           {1024, std::numeric_limits<double>::infinity()}};
   std::ostringstream text;
   write_curve_csv(text, points, "source: test\nseed: 1");
