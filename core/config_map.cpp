@@ -1,6 +1,7 @@
 #include "core/config_map.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace kp {
 
@@ -105,8 +106,9 @@ double ConfigMap::number(const std::string& key, double min_value, double max_va
   const std::string& s = n.Scalar();
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
-  const std::string range = "[" + YAML::Node(min_value).Scalar() + ", " +
-                            YAML::Node(max_value).Scalar() + "]";
+  char range_buf[64];
+  std::snprintf(range_buf, sizeof range_buf, "[%.10g, %.10g]", min_value, max_value);
+  const std::string range = range_buf;
   if (s.empty() || *end != '\0' || !std::isfinite(v)) {
     error(key, "expected a number in " + range + ", got \"" + s + "\"");
     return min_value;
