@@ -5,8 +5,41 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/yaml_checks.h"
+
 namespace kp {
 namespace {
+
+// The whole file, refused before parsing when it is too large or not text.
+std::string read_text(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw ConfigError(path, "is a folder, expected a YAML file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path, "cannot open file (does it exist?)");
+  std::string text(kMaxYamlBytes + 1, '\0');
+  in.read(&text[0], static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (in.bad()) throw ConfigError(path, "cannot read file");
+  check_yaml_text(text, path);
+  return text;
+}
+
+// Parses `text` and checks its tree (duplicate keys, complex keys, alias bombs): ConfigError.
+YAML::Node load_checked(const std::string& text, const std::string& origin, bool positions) {
+  YAML::Node node;
+  try {
+    node = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    if (!positions) throw ConfigError(origin, "value is not valid YAML: " + e.msg);
+    throw ConfigError({Diagnostic{origin, e.mark.line + 1, e.mark.column + 1, "", e.msg}});
+  }
+  std::vector<Diagnostic> problems;
+  check_yaml_tree(node, origin, problems);
+  if (!positions)
+    for (Diagnostic& d : problems) d.line = d.col = 0;
+  if (!problems.empty()) throw ConfigError(problems);
+  return node;
+}
 
 }  // namespace
 
@@ -23,30 +56,31 @@ std::string resolve_relative(const std::string& file, const std::string& path) {
 // with the origin of `over` (at() searches newest first).
 void ConfigDoc::merge_into(YAML::Node base, const YAML::Node& over, const std::string& origin) {
   for (auto it = over.begin(); it != over.end(); ++it) {
-    const std::string key = it->first.as<std::string>();
+    const std::string key = it->first.Scalar();
     YAML::Node existing = base[key];
     if (existing.IsMap() && it->second.IsMap()) {
       merge_into(existing, it->second, origin);
     } else {
       base[key] = it->second;
-      track_entry(base, key, origin);
+      track_entry(base, key, origin, it->first.Mark());
     }
   }
 }
 
-void ConfigDoc::track_entry(const YAML::Node& map, const std::string& key, const std::string& origin) {
+void ConfigDoc::track_entry(const YAML::Node& map, const std::string& key, const std::string& origin,
+                            const YAML::Mark& key_mark) {
   for (auto it = map.begin(); it != map.end(); ++it) {
-    if (it->first.as<std::string>() != key) continue;
-    m_origins.emplace_back(it->first, origin);
+    if (it->first.Scalar() != key) continue;
+    m_origins.push_back({it->first, origin, key_mark});
     track(it->second, origin);
   }
 }
 
 void ConfigDoc::track(const YAML::Node& node, const std::string& origin) {
-  m_origins.emplace_back(node, origin);
+  m_origins.push_back({node, origin, node.Mark()});
   if (node.IsMap()) {
     for (auto it = node.begin(); it != node.end(); ++it) {
-      m_origins.emplace_back(it->first, origin);
+      m_origins.push_back({it->first, origin, it->first.Mark()});
       track(it->second, origin);
     }
   } else if (node.IsSequence()) {
@@ -58,16 +92,7 @@ YAML::Node ConfigDoc::read_file(const std::string& path, std::vector<std::string
                                 ConfigDoc& doc) {
   if (std::find(chain.begin(), chain.end(), path) != chain.end())
     throw ConfigError(path, "base: files include each other in a cycle");
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path, "cannot open file (does it exist?)");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  YAML::Node node;
-  try {
-    node = YAML::Load(buffer.str());
-  } catch (const YAML::Exception& e) {
-    throw ConfigError({Diagnostic{path, e.mark.line + 1, e.mark.column + 1, "", e.msg}});
-  }
+  YAML::Node node = load_checked(read_text(path), path, true);
   if (!node.IsMap()) {
     throw ConfigError({Diagnostic{path, node.Mark().line + 1, node.Mark().column + 1, "",
                                   "expected a map of keys at the top of the file"}});
@@ -96,11 +121,8 @@ ConfigDoc ConfigDoc::load(const std::string& path) {
 ConfigDoc ConfigDoc::parse(const std::string& text, const std::string& origin) {
   ConfigDoc doc;
   doc.m_path = origin;
-  try {
-    doc.m_root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError({Diagnostic{origin, e.mark.line + 1, e.mark.column + 1, "", e.msg}});
-  }
+  check_yaml_text(text, origin);
+  doc.m_root = load_checked(text, origin, true);
   if (!doc.m_root.IsMap()) throw ConfigError(origin, "expected a map of keys at the top");
   doc.track(doc.m_root, origin);
   return doc;
@@ -112,17 +134,15 @@ void ConfigDoc::apply_override(const std::string& assignment) {
   if (eq == std::string::npos || eq == 0)
     throw ConfigError(origin, "expected dotted.key=value");
   const std::string key = assignment.substr(0, eq);
-  YAML::Node value;
-  try {
-    value = YAML::Load(assignment.substr(eq + 1));
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(origin, "value is not valid YAML: " + e.msg);
-  }
+  const YAML::Node value = load_checked(assignment.substr(eq + 1), origin, false);
   // Walk to the parent map, creating nothing: an override of a key that does not exist would
   // otherwise add it silently; unknown keys are reported by the reader with this origin.
   std::vector<std::string> parts;
   std::stringstream ss(key);
   for (std::string part; std::getline(ss, part, '.');) parts.push_back(part);
+  for (const std::string& part : parts)
+    if (part.empty()) throw ConfigError(origin, "expected dotted.key=value (an empty part in \"" + key + "\")");
+  if (key.back() == '.') throw ConfigError(origin, "expected dotted.key=value (ends with a dot)");
   YAML::Node node = m_root;
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
     YAML::Node next = node[parts[i]];
@@ -135,17 +155,16 @@ void ConfigDoc::apply_override(const std::string& assignment) {
   node[parts.back()] = value;
   // Appended, never inserted: assigning a YAML::Node writes through to the document, so the
   // vector must not shift its elements. at() searches from the back: the latest origin wins.
-  track_entry(node, parts.back(), origin);
+  track_entry(node, parts.back(), origin, YAML::Mark::null_mark());
 }
 
 Diagnostic ConfigDoc::at(const YAML::Node& node, const std::string& key,
                          const std::string& message) const {
   for (auto it = m_origins.rbegin(); it != m_origins.rend(); ++it) {
-    const auto& entry = *it;
-    if (entry.first.is(node)) {
-      const YAML::Mark mark = node.Mark();
-      if (entry.second.rfind("--set ", 0) == 0) return Diagnostic{entry.second, 0, 0, key, message};
-      return Diagnostic{entry.second, mark.line + 1, mark.column + 1, key, message};
+    if (it->node.is(node)) {
+      if (it->origin.rfind("--set ", 0) == 0 || it->mark.is_null())
+        return Diagnostic{it->origin, 0, 0, key, message};
+      return Diagnostic{it->origin, it->mark.line + 1, it->mark.column + 1, key, message};
     }
   }
   return Diagnostic{m_path, 0, 0, key, message};

@@ -33,14 +33,22 @@ class ConfigDoc {
 
  private:
   void track(const YAML::Node& node, const std::string& origin);
-  void track_entry(const YAML::Node& map, const std::string& key, const std::string& origin);
+  // Tracks the entry `key` of `map` as written at `key_mark` of `origin` (a merged key is a new
+  // node that yaml-cpp made without a position).
+  void track_entry(const YAML::Node& map, const std::string& key, const std::string& origin,
+                   const YAML::Mark& key_mark);
   void merge_into(YAML::Node base, const YAML::Node& over, const std::string& origin);
   static YAML::Node read_file(const std::string& path, std::vector<std::string>& chain,
                               ConfigDoc& doc);
 
   YAML::Node m_root;
   std::string m_path;
-  std::vector<std::pair<YAML::Node, std::string>> m_origins;
+  struct Origin {
+    YAML::Node node;
+    std::string origin;
+    YAML::Mark mark;
+  };
+  std::vector<Origin> m_origins;
 };
 
 }  // namespace kp

@@ -1,6 +1,7 @@
 #include "core/config_map.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace kp {
 
@@ -44,15 +45,14 @@ YAML::Node ConfigMap::scalar(const std::string& key) {
   return n;
 }
 
-double ConfigMap::quantity_nonneg_or(const std::string& key, Dim dim, double fallback) {
-  m_used.insert(key);
-  if (!has(key)) return fallback;
-  YAML::Node n = scalar(key);
-  if (!n.IsDefined()) return fallback;
+double ConfigMap::checked_quantity(const std::string& key, const YAML::Node& n, Dim dim, double min_si,
+                                   double max_si, double fallback) {
   try {
     const double v = parse_quantity(n.Scalar(), dim);
-    if (v < 0) {
-      error(key, std::string("expected ") + dim_name(dim) + " >= 0, got \"" + n.Scalar() + "\"");
+    if (v < min_si || v > max_si || (min_si == 0 && v < 0) || (min_si > 0 && !(v > 0))) {
+      const std::string low = min_si > 0 ? format_quantity(min_si, dim) : "0";
+      error(key, std::string("expected ") + dim_name(dim) + " in [" + low + ", " + format_quantity(max_si, dim) +
+                     "], got \"" + n.Scalar() + "\"");
       return fallback;
     }
     return v;
@@ -62,46 +62,42 @@ double ConfigMap::quantity_nonneg_or(const std::string& key, Dim dim, double fal
   }
 }
 
-double ConfigMap::quantity(const std::string& key, Dim dim) {
-  YAML::Node n = scalar(key);
-  if (!n.IsDefined()) return 1.0;
-  try {
-    const double v = parse_quantity(n.Scalar(), dim);
-    if (!(v > 0)) {
-      error(key, std::string("expected ") + dim_name(dim) + " > 0, got \"" + n.Scalar() + "\"");
-      return 1.0;
-    }
-    return v;
-  } catch (const UnitError& e) {
-    error(key, e.what());
-    return 1.0;
-  }
-}
-
-double ConfigMap::quantity_or(const std::string& key, Dim dim, double fallback) {
+double ConfigMap::quantity_nonneg_or(const std::string& key, Dim dim, double max_si, double fallback) {
   m_used.insert(key);
-  return has(key) ? quantity(key, dim) : fallback;
+  if (!has(key)) return fallback;
+  YAML::Node n = scalar(key);
+  if (!n.IsDefined()) return fallback;
+  return checked_quantity(key, n, dim, 0.0, max_si, fallback);
 }
 
-int64_t ConfigMap::integer(const std::string& key, int64_t min_value) {
+double ConfigMap::quantity(const std::string& key, Dim dim, double min_si, double max_si) {
+  YAML::Node n = scalar(key);
+  if (!n.IsDefined()) return min_si;
+  return checked_quantity(key, n, dim, min_si, max_si, min_si);
+}
+
+double ConfigMap::quantity_or(const std::string& key, Dim dim, double min_si, double max_si, double fallback) {
+  m_used.insert(key);
+  return has(key) ? quantity(key, dim, min_si, max_si) : fallback;
+}
+
+int64_t ConfigMap::integer(const std::string& key, int64_t min_value, int64_t max_value) {
   YAML::Node n = scalar(key);
   if (!n.IsDefined()) return min_value;
   const std::string& s = n.Scalar();
   int64_t v = 0;
-  if (!parse_int64(s, v)) {
-    error(key, "expected an integer >= " + std::to_string(min_value) + ", got \"" + s + "\"");
-    return min_value;
-  }
-  if (v < min_value) {
-    error(key, "expected an integer >= " + std::to_string(min_value) + ", got \"" + s + "\"");
+  const std::string range = "expected an integer in [" + std::to_string(min_value) + ", " +
+                            format_limit(max_value) + "], got \"" + s + "\"";
+  if (!parse_int64(s, v) || v < min_value || v > max_value) {
+    error(key, range);
     return min_value;
   }
   return v;
 }
 
-int64_t ConfigMap::integer_or(const std::string& key, int64_t min_value, int64_t fallback) {
+int64_t ConfigMap::integer_or(const std::string& key, int64_t min_value, int64_t max_value, int64_t fallback) {
   m_used.insert(key);
-  return has(key) ? integer(key, min_value) : fallback;
+  return has(key) ? integer(key, min_value, max_value) : fallback;
 }
 
 double ConfigMap::number(const std::string& key, double min_value, double max_value) {
@@ -110,8 +106,9 @@ double ConfigMap::number(const std::string& key, double min_value, double max_va
   const std::string& s = n.Scalar();
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
-  const std::string range = "[" + YAML::Node(min_value).Scalar() + ", " +
-                            YAML::Node(max_value).Scalar() + "]";
+  char range_buf[64];
+  std::snprintf(range_buf, sizeof range_buf, "[%.10g, %.10g]", min_value, max_value);
+  const std::string range = range_buf;
   if (s.empty() || *end != '\0' || !std::isfinite(v)) {
     error(key, "expected a number in " + range + ", got \"" + s + "\"");
     return min_value;
@@ -171,7 +168,7 @@ int ConfigMap::choice_or(const std::string& key, std::initializer_list<const cha
   return has(key) ? choice(key, options) : fallback;
 }
 
-std::vector<int64_t> ConfigMap::integer_list(const std::string& key, int64_t min_value) {
+std::vector<int64_t> ConfigMap::integer_list(const std::string& key, int64_t min_value, int64_t max_value) {
   m_used.insert(key);
   std::vector<int64_t> out;
   if (!has(key)) {
@@ -186,8 +183,9 @@ std::vector<int64_t> ConfigMap::integer_list(const std::string& key, int64_t min
   for (const YAML::Node& item : n) {
     int64_t v = 0;
     const std::string s = item.IsScalar() ? item.Scalar() : std::string();
-    if (!parse_int64(s, v) || v < min_value) {
-      error_at(item, key, "expected integers >= " + std::to_string(min_value) + ", got \"" + s + "\"");
+    if (!parse_int64(s, v) || v < min_value || v > max_value) {
+      error_at(item, key, "expected integers in [" + std::to_string(min_value) + ", " + format_limit(max_value) +
+                              "], got \"" + s + "\"");
       continue;
     }
     out.push_back(v);
@@ -231,7 +229,7 @@ std::vector<ConfigMap> ConfigMap::map_list(const std::string& key) {
 void ConfigMap::check_unknown() {
   if (!m_node.IsMap() || m_silent) return;
   for (auto it = m_node.begin(); it != m_node.end(); ++it) {
-    const std::string key = it->first.as<std::string>();
+    const std::string key = it->first.Scalar();
     if (m_used.count(key)) continue;
     std::string known;
     for (const std::string& k : m_used) known += (known.empty() ? "" : ", ") + k;

@@ -25,13 +25,15 @@ class ConfigMap {
   bool has(const std::string& key) const;
   // Marks a key the caller reads itself (e.g. a list of file names) as known.
   void mark_used(const std::string& key) { m_used.insert(key); }
-  // Required positive quantity with a unit (see units.h).
-  double quantity(const std::string& key, Dim dim);
-  double quantity_or(const std::string& key, Dim dim, double fallback);
-  // A quantity that may be zero (e.g. a latency); negative is still an error.
-  double quantity_nonneg_or(const std::string& key, Dim dim, double fallback);
-  int64_t integer(const std::string& key, int64_t min_value);
-  int64_t integer_or(const std::string& key, int64_t min_value, int64_t fallback);
+  // Required quantity with a unit (see units.h) in [min_si, max_si], min_si > 0; the bounds are
+  // plausibility limits that keep the models' arithmetic finite and are stated in the error.
+  double quantity(const std::string& key, Dim dim, double min_si, double max_si);
+  double quantity_or(const std::string& key, Dim dim, double min_si, double max_si, double fallback);
+  // A quantity that may be zero (e.g. a latency), at most max_si; negative is still an error.
+  double quantity_nonneg_or(const std::string& key, Dim dim, double max_si, double fallback);
+  // An integer in [min_value, max_value]; max_value is a plausibility limit (core/limits.h).
+  int64_t integer(const std::string& key, int64_t min_value, int64_t max_value);
+  int64_t integer_or(const std::string& key, int64_t min_value, int64_t max_value, int64_t fallback);
   double number(const std::string& key, double min_value, double max_value);
   double number_or(const std::string& key, double min_value, double max_value, double fallback);
   bool boolean_or(const std::string& key, bool fallback);
@@ -40,7 +42,7 @@ class ConfigMap {
   // Index into `options`; an unknown value lists the known ones.
   int choice(const std::string& key, std::initializer_list<const char*> options);
   int choice_or(const std::string& key, std::initializer_list<const char*> options, int fallback);
-  std::vector<int64_t> integer_list(const std::string& key, int64_t min_value);
+  std::vector<int64_t> integer_list(const std::string& key, int64_t min_value, int64_t max_value);
   ConfigMap map(const std::string& key);
   bool has_map(const std::string& key) const;
   std::vector<ConfigMap> map_list(const std::string& key);
@@ -51,16 +53,22 @@ class ConfigMap {
 
   void error(const std::string& key, const std::string& message);
   void error_at(const YAML::Node& node, const std::string& key, const std::string& message);
+  // Adds a diagnostic made elsewhere (e.g. of another file) to this map's sink.
+  void report(const Diagnostic& d) { m_sink->push_back(d); }
   // Reports unknown keys of this map (only; children check theirs).
   void check_unknown();
   // check_unknown() on this map, then throws ConfigError if any map sharing the sink has errors.
   void finish();
   bool ok() const { return m_sink->empty(); }
+  size_t error_count() const { return m_sink->size(); }
 
  private:
   ConfigMap(const ConfigDoc& doc, const YAML::Node& node, std::string prefix,
             std::shared_ptr<std::vector<Diagnostic>> sink);
   YAML::Node scalar(const std::string& key);
+  // The value of `n` in [min_si, max_si] (min_si 0: >= 0), or `fallback` with an error.
+  double checked_quantity(const std::string& key, const YAML::Node& n, Dim dim, double min_si,
+                          double max_si, double fallback);
 
   const ConfigDoc* m_doc;
   YAML::Node m_node;

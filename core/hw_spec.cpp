@@ -4,8 +4,11 @@
 
 #include "core/config_map.h"
 #include "core/kinds.h"
+#include "core/limits.h"
 
 namespace kp {
+
+using namespace limits;
 
 const char* dataflow_name(Dataflow d) { return kind_name(dataflow_kinds(), static_cast<int>(d), "Dataflow"); }
 const char* topology_name(Topology t) { return kind_name(topology_kinds(), static_cast<int>(t), "Topology"); }
@@ -15,11 +18,11 @@ namespace {
 
 LinkSpec parse_link(ConfigMap m, bool network = false, double default_efficiency = 1.0) {
   LinkSpec l;
-  l.bandwidth_bytes_per_s = m.quantity("bandwidth", Dim::BytesPerSecond);
-  l.latency_s = m.quantity_nonneg_or("latency", Dim::Seconds, 0.0);
+  l.bandwidth_bytes_per_s = m.quantity("bandwidth", Dim::BytesPerSecond, kMinBandwidth, kMaxBandwidth);
+  l.latency_s = m.quantity_nonneg_or("latency", Dim::Seconds, kMaxLatencyS, 0.0);
   l.efficiency = default_efficiency;
   if (network) {
-    l.flow_bandwidth_bytes_per_s = m.quantity_or("flow_bandwidth", Dim::BytesPerSecond, 0.0);
+    l.flow_bandwidth_bytes_per_s = m.quantity_or("flow_bandwidth", Dim::BytesPerSecond, kMinBandwidth, kMaxBandwidth, 0.0);
     // The network is its own unit type (e.g. TCP sockets vs the PCIe fabric): its own factor.
     l.efficiency = m.number_or("efficiency", 0.01, 1.0, default_efficiency);
   }
@@ -32,17 +35,17 @@ void parse_compute(ConfigMap c, HardwareSpec& hw) {
   const std::string kind = a.text_or("kind", "systolic_array");
   if (kind != "systolic_array")
     a.error("kind", "unknown compute kind \"" + kind + "\" (known: systolic_array)");
-  hw.array.rows = a.integer("rows", 1);
-  hw.array.cols = a.integer("cols", 1);
-  hw.array.count = a.integer_or("count", 1, 1);
+  hw.array.rows = a.integer("rows", 1, kArraySide);
+  hw.array.cols = a.integer("cols", 1, kArraySide);
+  hw.array.count = a.integer_or("count", 1, kUnitCount, 1);
   hw.array.dataflow = static_cast<Dataflow>(parse_kind(a, "dataflow", dataflow_kinds()));
-  hw.array.bytes_per_element = a.integer_or("bytes_per_element", 1, 2);
+  hw.array.bytes_per_element = a.integer_or("bytes_per_element", 1, kBytesPerElement, 2);
   a.check_unknown();
   ConfigMap v = c.map("vector");
   const std::string vkind = v.text_or("kind", "vector_unit");
   if (vkind != "vector_unit") v.error("kind", "unknown compute kind \"" + vkind + "\" (known: vector_unit)");
-  hw.vector.lanes = v.integer("lanes", 1);
-  hw.vector.count = v.integer_or("count", 1, 1);
+  hw.vector.lanes = v.integer("lanes", 1, kLanes);
+  hw.vector.count = v.integer_or("count", 1, kUnitCount, 1);
   v.check_unknown();
   hw.compute_efficiency = c.number_or("efficiency", 0.01, 1.0, 1.0);
   c.check_unknown();
@@ -50,16 +53,16 @@ void parse_compute(ConfigMap c, HardwareSpec& hw) {
 
 void parse_memory(ConfigMap m, HardwareSpec& hw) {
   ConfigMap s = m.map("sram");
-  hw.sram.capacity_bytes = s.quantity("capacity", Dim::Bytes);
-  hw.sram.bandwidth_bytes_per_s = s.quantity("bandwidth", Dim::BytesPerSecond);
-  hw.sram.banks = s.integer_or("banks", 1, 1);
+  hw.sram.capacity_bytes = s.quantity("capacity", Dim::Bytes, 1.0, kMaxSramBytes);
+  hw.sram.bandwidth_bytes_per_s = s.quantity("bandwidth", Dim::BytesPerSecond, kMinBandwidth, kMaxBandwidth);
+  hw.sram.banks = s.integer_or("banks", 1, kBanks, 1);
   s.check_unknown();
   ConfigMap d = m.map("dram");
   hw.dram.kind = dram_kinds()[static_cast<size_t>(parse_kind(d, "kind", dram_kinds()))].name;
-  hw.dram.capacity_bytes = d.quantity("capacity", Dim::Bytes);
-  hw.dram.bandwidth_bytes_per_s = d.quantity("bandwidth", Dim::BytesPerSecond);
-  hw.dram.latency_s = d.quantity_nonneg_or("latency", Dim::Seconds, 0.0);
-  hw.dram.channels = d.integer_or("channels", 1, 1);
+  hw.dram.capacity_bytes = d.quantity("capacity", Dim::Bytes, 1.0, kMaxDramBytes);
+  hw.dram.bandwidth_bytes_per_s = d.quantity("bandwidth", Dim::BytesPerSecond, kMinBandwidth, kMaxBandwidth);
+  hw.dram.latency_s = d.quantity_nonneg_or("latency", Dim::Seconds, kMaxLatencyS, 0.0);
+  hw.dram.channels = d.integer_or("channels", 1, kBanks, 1);
   d.check_unknown();
   m.check_unknown();
 }
@@ -68,13 +71,13 @@ void parse_interconnect(ConfigMap n, HardwareSpec& hw) {
   InterconnectSpec& ic = hw.interconnect;
   ic.topology = static_cast<Topology>(parse_kind(n, "topology", topology_kinds()));
   ic.collective = static_cast<Collective>(parse_kind(n, "collective", collective_kinds()));
-  ic.max_learners = n.integer("max_learners", 1);
-  ic.devices_per_node = n.integer_or("devices_per_node", 1, 1);
-  ic.links_per_chip = n.integer_or("links_per_chip", 1, 1);
+  ic.max_learners = n.integer("max_learners", 1, kLearners);
+  ic.devices_per_node = n.integer_or("devices_per_node", 1, kDevicesPerNode, 1);
+  ic.links_per_chip = n.integer_or("links_per_chip", 1, kLinksPerChip, 1);
   ic.efficiency = n.number_or("efficiency", 0.01, 1.0, 1.0);
-  ic.bucket_bytes = n.quantity_or("bucket", Dim::Bytes, ic.bucket_bytes);
-  ic.first_bucket_bytes = n.quantity_or("first_bucket", Dim::Bytes, ic.first_bucket_bytes);
-  ic.chunks = n.integer_or("chunks", 1, 1);
+  ic.bucket_bytes = n.quantity_or("bucket", Dim::Bytes, 1.0, kMaxBucketBytes, ic.bucket_bytes);
+  ic.first_bucket_bytes = n.quantity_or("first_bucket", Dim::Bytes, 1.0, kMaxBucketBytes, ic.first_bucket_bytes);
+  ic.chunks = n.integer_or("chunks", 1, kChunks, 1);
   ic.link = parse_link(n.map("link"));
   if (ic.topology == Topology::Hierarchical) {
     ic.inter_node = parse_link(n.map("inter_node"), true, ic.efficiency);
@@ -92,7 +95,7 @@ void parse_interconnect(ConfigMap n, HardwareSpec& hw) {
     n.error("links_per_chip", std::string("expected 1 or 2 on a ") + topology_name(ic.topology) +
                                   " (a ring uses one or both directions), got " + std::to_string(ic.links_per_chip));
   if (ic.topology == Topology::Torus2d) {
-    int64_t side = 1;
+    int64_t side = 1;  // at most 2^12 turns: max_learners <= kLearners
     while (side * side < ic.max_learners) ++side;
     if (side * side != ic.max_learners)
       n.error("max_learners", "a torus2d needs a square number of chips, got " +
@@ -109,20 +112,20 @@ HardwareSpec parse_hardware(const ConfigDoc& doc) {
   hw.source_file = doc.path();
   hw.name = root.text("name");
   ConfigMap chip = root.map("chip");
-  hw.clock_hz = chip.quantity("clock", Dim::Hertz);
+  hw.clock_hz = chip.quantity("clock", Dim::Hertz, kMinClockHz, kMaxClockHz);
   parse_compute(chip.map("compute"), hw);
   parse_memory(chip.map("memory"), hw);
   chip.check_unknown();
   parse_interconnect(root.map("interconnect"), hw);
   ConfigMap e = root.map("energy");
-  hw.energy.mac_j = e.quantity_nonneg_or("mac", Dim::Joules, 0.0);
-  hw.energy.sram_byte_j = e.quantity_nonneg_or("sram_byte", Dim::Joules, 0.0);
-  hw.energy.dram_byte_j = e.quantity_nonneg_or("dram_byte", Dim::Joules, 0.0);
-  hw.energy.link_byte_j = e.quantity_nonneg_or("link_byte", Dim::Joules, 0.0);
-  hw.energy.vector_op_j = e.quantity_nonneg_or("vector_op", Dim::Joules, 0.0);
+  hw.energy.mac_j = e.quantity_nonneg_or("mac", Dim::Joules, kMaxEnergyJ, 0.0);
+  hw.energy.sram_byte_j = e.quantity_nonneg_or("sram_byte", Dim::Joules, kMaxEnergyJ, 0.0);
+  hw.energy.dram_byte_j = e.quantity_nonneg_or("dram_byte", Dim::Joules, kMaxEnergyJ, 0.0);
+  hw.energy.link_byte_j = e.quantity_nonneg_or("link_byte", Dim::Joules, kMaxEnergyJ, 0.0);
+  hw.energy.vector_op_j = e.quantity_nonneg_or("vector_op", Dim::Joules, kMaxEnergyJ, 0.0);
   e.check_unknown();
   ConfigMap c = root.map("cost");
-  hw.cost_per_chip_hour_usd = c.quantity_nonneg_or("per_chip_hour", Dim::Dollars, 0.0);
+  hw.cost_per_chip_hour_usd = c.quantity_nonneg_or("per_chip_hour", Dim::Dollars, kMaxChipHourUsd, 0.0);
   c.check_unknown();
   root.finish();
   return hw;

@@ -1,7 +1,18 @@
 #include "core/network_parse.h"
 
+#include "core/limits.h"
+
 namespace kp {
 namespace {
+
+using namespace limits;
+
+// Layers including those inside residual blocks (each at most kLayers, so no overflow below).
+int64_t layer_count(const std::vector<LayerSpec>& layers) {
+  int64_t n = 0;
+  for (const LayerSpec& l : layers) n += 1 + layer_count(l.body) + layer_count(l.shortcut);
+  return n;
+}
 
 LayerSpec base(LayerKind kind, ConfigMap& m) {
   LayerSpec l;
@@ -12,8 +23,8 @@ LayerSpec base(LayerKind kind, ConfigMap& m) {
 
 LayerSpec windowed(LayerKind kind, ConfigMap& m, int64_t default_kernel) {
   LayerSpec l = base(kind, m);
-  l.kernel = m.integer_or("kernel", 1, default_kernel);
-  l.stride = m.integer_or("stride", 1, kind == LayerKind::Conv2d ? 1 : l.kernel);
+  l.kernel = m.integer_or("kernel", 1, kWindow, default_kernel);
+  l.stride = m.integer_or("stride", 1, kWindow, kind == LayerKind::Conv2d ? 1 : l.kernel);
   l.padding = m.choice_or("padding", {"same", "valid"}, 1) == 0 ? Padding::Same : Padding::Valid;
   return l;
 }
@@ -22,13 +33,13 @@ Registry<LayerSpec> make_registry() {
   Registry<LayerSpec> r;
   r.add("dense", "fully connected: units", [](ConfigMap& m) {
     LayerSpec l = base(LayerKind::Dense, m);
-    l.units = m.integer("units", 1);
+    l.units = m.integer("units", 1, kUnits);
     l.bias = m.boolean_or("bias", true);
     return l;
   });
   r.add("conv2d", "2-D convolution: filters, kernel, stride, padding same|valid", [](ConfigMap& m) {
     LayerSpec l = windowed(LayerKind::Conv2d, m, 1);
-    l.filters = m.integer("filters", 1);
+    l.filters = m.integer("filters", 1, kChannels);
     l.bias = m.boolean_or("bias", true);
     return l;
   });
@@ -56,9 +67,14 @@ Registry<LayerSpec> make_registry() {
 
 void parse_into(ConfigMap& item, std::vector<LayerSpec>& out) {
   if (item.has("repeat")) {
-    const int64_t times = item.integer("repeat", 1);
+    const int64_t times = item.integer("repeat", 1, kRepeat);
     const std::vector<LayerSpec> body = parse_layers(item, "layers");
     item.check_unknown();
+    // Nested repeats multiply: the total is bounded before anything is copied.
+    if (layer_count(body) * times + layer_count(out) > kLayers) {
+      item.error("repeat", "expands to more than " + format_limit(kLayers) + " layers");
+      return;
+    }
     for (int64_t t = 0; t < times; ++t) {
       for (LayerSpec l : body) {
         if (!l.name.empty()) l.name += "_" + std::to_string(t + 1);

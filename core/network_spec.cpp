@@ -1,6 +1,11 @@
 #include "core/network_spec.h"
 
+#include <initializer_list>
 #include <stdexcept>
+
+#include "core/int_math.h"
+#include "core/limits.h"
+#include "core/units.h"
 
 namespace kp {
 
@@ -28,6 +33,15 @@ int64_t window_out(int64_t in, int64_t kernel, int64_t stride, Padding padding) 
   return in < kernel ? 0 : (in - kernel) / stride + 1;
 }
 
+// The product of sizes, refused (std::invalid_argument) beyond the plausibility limit of `what`.
+int64_t product(const std::string& where, const char* what, std::initializer_list<int64_t> factors) {
+  int64_t out = 1;
+  for (int64_t f : factors)
+    if (!checked_mul(out, f, out) || out > limits::kParams)
+      throw std::invalid_argument(where + ": more than " + format_limit(limits::kParams) + " " + what);
+  return out;
+}
+
 Shape resolve_one(const LayerSpec& l, const Shape& in, int64_t& params) {
   const std::string where = "layer \"" + l.name + "\" (" + layer_kind_name(l.kind) + ")";
   params = 0;
@@ -37,14 +51,14 @@ Shape resolve_one(const LayerSpec& l, const Shape& in, int64_t& params) {
         throw std::invalid_argument(where + ": input is " + std::to_string(in.c) + "x" +
                                     std::to_string(in.h) + "x" + std::to_string(in.w) +
                                     ", a dense layer needs a flatten before it");
-      params = in.c * l.units + (l.bias ? l.units : 0);
+      params = product(where, "parameters", {in.c, l.units}) + (l.bias ? l.units : 0);
       return {l.units, 1, 1};
     }
     case LayerKind::Conv2d: {
       const Shape out{l.filters, window_out(in.h, l.kernel, l.stride, l.padding),
                       window_out(in.w, l.kernel, l.stride, l.padding)};
       if (out.h <= 0 || out.w <= 0) throw std::invalid_argument(where + ": kernel larger than input");
-      params = l.kernel * l.kernel * in.c * l.filters + (l.bias ? l.filters : 0);
+      params = product(where, "parameters", {l.kernel, l.kernel, in.c, l.filters}) + (l.bias ? l.filters : 0);
       return out;
     }
     case LayerKind::MaxPool:
@@ -72,7 +86,14 @@ void resolve_list(const std::vector<LayerSpec>& specs, Shape& shape,
       r.spec = l;
       r.in = shape;
       r.out = resolve_one(l, shape, r.params);
+      // Each factor is bounded by the parser, so c * h * w cannot overflow before this check.
+      if (r.out.elements() > limits::kTensorElements)
+        throw std::invalid_argument("layer \"" + l.name + "\" (" + layer_kind_name(l.kind) + "): output of " +
+                                    std::to_string(r.out.elements()) + " elements per sample, expected at most " +
+                                    format_limit(limits::kTensorElements));
       total_params += r.params;
+      if (total_params > limits::kParams)
+        throw std::invalid_argument("the network has more than " + format_limit(limits::kParams) + " parameters");
       shape = r.out;
       out.push_back(std::move(r));
       continue;

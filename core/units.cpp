@@ -3,6 +3,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <vector>
 
@@ -65,6 +66,24 @@ std::string dim_units(Dim dim) {
     out += u.name;
   }
   return out;
+}
+
+std::string format_quantity(double si, Dim dim) {
+  const UnitDef* best = &units_of(dim).front();
+  for (const UnitDef& u : units_of(dim))
+    if (u.scale <= si * (1 + 1e-12) && u.scale > best->scale) best = &u;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g %s", si / best->scale, best->name);
+  return buf;
+}
+
+std::string format_limit(int64_t v) {
+  if (v > 1 && (v & (v - 1)) == 0) {
+    int k = 0;
+    while ((int64_t{1} << k) != v) ++k;
+    return "2^" + std::to_string(k) + " (" + std::to_string(v) + ")";
+  }
+  return std::to_string(v);
 }
 
 bool parse_int64(const std::string& text, int64_t& out) {

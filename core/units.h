@@ -21,6 +21,10 @@ const char* dim_name(Dim dim);
 // The accepted unit spellings, e.g. "B/s, KB/s, MB/s, GB/s, GiB/s, TB/s, Gb/s, Gbit/s".
 std::string dim_units(Dim dim);
 double parse_quantity(const std::string& text, Dim dim);
+// `si` (in the dimension's base unit) in the largest unit not above it, e.g. 1e6 Hz -> "1 MHz".
+std::string format_quantity(double si, Dim dim);
+// "2^20 (1048576)" for a power of two, the decimal number otherwise: plausibility limits.
+std::string format_limit(int64_t v);
 // A whole decimal integer and nothing else (no "4.5", no "12abc"); false otherwise.
 bool parse_int64(const std::string& text, int64_t& out);
 

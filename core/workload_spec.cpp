@@ -4,18 +4,25 @@
 
 #include "core/config_map.h"
 #include "core/kinds.h"
+#include "core/limits.h"
 #include "core/network_parse.h"
 
 namespace kp {
 namespace {
 
+using namespace limits;
+
 void parse_network(ConfigMap& root, WorkloadSpec& w) {
   ConfigMap in = root.map("input");
-  w.network.input.c = in.integer("channels", 1);
-  w.network.input.h = in.integer_or("height", 1, 1);
-  w.network.input.w = in.integer_or("width", 1, 1);
+  w.network.input.c = in.integer("channels", 1, kChannels);
+  w.network.input.h = in.integer_or("height", 1, kImageSide, 1);
+  w.network.input.w = in.integer_or("width", 1, kImageSide, 1);
+  if (w.network.input.c * w.network.input.h * w.network.input.w > kTensorElements)  // each <= 2^20
+    in.error("channels", "channels x height x width is " +
+                             std::to_string(w.network.input.c * w.network.input.h * w.network.input.w) +
+                             " elements, expected at most " + format_limit(kTensorElements));
   in.check_unknown();
-  w.network.classes = root.integer("classes", 2);
+  w.network.classes = root.integer("classes", 2, kChannels);
   w.network.layers = parse_layers(root, "network");
 }
 
@@ -29,8 +36,8 @@ void parse_optimizer(ConfigMap o, OptimizerSpec& opt) {
   opt.weight_decay = o.number_or("weight_decay", 0.0, 1.0, 0.0);
   opt.schedule = static_cast<LrSchedule>(o.choice_or("schedule", {"constant", "linear_decay"}, 0));
   opt.final_lr_factor = o.number_or("final_lr_factor", 0.0, 1.0, 1.0);
-  opt.decay_steps = o.integer_or("decay_steps", 1, 0);
-  opt.warmup_steps = o.integer_or("warmup_steps", 0, 0);
+  opt.decay_steps = o.integer_or("decay_steps", 1, kSteps, 0);
+  opt.warmup_steps = o.integer_or("warmup_steps", 0, kSteps, 0);
   opt.lr_min = o.number_or("lr_min", 1e-8, 1e3, 1e-4);
   opt.lr_max = o.number_or("lr_max", 1e-8, 1e3, 10.0);
   opt.one_minus_momentum_min = o.number_or("one_minus_momentum_min", 1e-6, 1.0, 1e-3);
@@ -48,7 +55,7 @@ WorkloadSpec parse_workload(const ConfigDoc& doc) {
   WorkloadSpec w;
   w.source_file = doc.path();
   w.name = root.text("name");
-  w.bytes_per_element = root.integer_or("bytes_per_element", 1, 4);
+  w.bytes_per_element = root.integer_or("bytes_per_element", 1, kBytesPerElement, 4);
   w.init = static_cast<WeightInit>(root.choice_or("init", {"he", "glorot"}, 0));
   parse_network(root, w);
 
@@ -59,17 +66,17 @@ WorkloadSpec parse_workload(const ConfigDoc& doc) {
   };
   w.dataset.kind_at = where("kind");
   w.dataset.path = d.text_or("path", "/usr/share/datasets/fashion-mnist");
-  w.dataset.validation_size = d.integer_or("validation_size", 1, 10000);
+  w.dataset.validation_size = d.integer_or("validation_size", 1, kSamples, 10000);
   w.dataset.validation_size_at = where("validation_size");
-  w.dataset.train_size = d.integer_or("train_size", 1, 50000);
+  w.dataset.train_size = d.integer_or("train_size", 1, kSamples, 50000);
   d.check_unknown();
 
   parse_optimizer(root.map("optimizer"), w.optimizer);
 
   ConfigMap t = root.map("target");
   w.target.validation_error = t.number("validation_error", 0.0, 1.0);
-  w.target.eval_every = t.integer_or("eval_every", 1, 100);
-  w.target.max_steps = t.integer_or("max_steps", 1, 100000);
+  w.target.eval_every = t.integer_or("eval_every", 1, kSteps, 100);
+  w.target.max_steps = t.integer_or("max_steps", 1, kSteps, 100000);
   t.check_unknown();
 
   ConfigMap s = root.map("step_curve");
@@ -82,7 +89,7 @@ WorkloadSpec parse_workload(const ConfigDoc& doc) {
     if (w.step_curve.source == StepCurveSource::Measure) {
       static const char* protocols[] = {"full", "quick"};
       w.step_curve.protocol = protocols[s.choice_or("protocol", {"full", "quick"}, 0)];
-      w.step_curve.seed = static_cast<uint64_t>(s.integer_or("seed", 0, 1));
+      w.step_curve.seed = static_cast<uint64_t>(s.integer_or("seed", 0, pow2(62), 1));
     }
   }
   s.check_unknown();

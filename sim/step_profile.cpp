@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/config_error.h"
+#include "core/units.h"
 #include "sim/analytic/collective_analytic.h"
 #include "sim/analytic/update_analytic.h"
 
@@ -102,9 +104,13 @@ int64_t accumulation_steps(const HardwareSpec& hw, const LoweredStep& step, int6
   const double per_sample = static_cast<double>(step.activation_elements_per_sample) * bpe;
   const double room = hw.dram.capacity_bytes - fixed;
   if (room < per_sample)
-    throw std::invalid_argument("one sample does not fit device memory: weights, gradients and optimizer state take " +
-                                std::to_string(fixed / 1048576.0) + " MiB of " +
-                                std::to_string(hw.dram.capacity_bytes / 1048576.0) + " MiB");
+    // A user's design, not a bug: a ConfigError naming the hardware file's capacity key (exit 2).
+    throw ConfigError({Diagnostic{hw.source_file, 0, 0, "chip.memory.dram.capacity",
+                                  "the model does not fit device memory: weights, gradients and optimizer state take " +
+                                      format_quantity(fixed, Dim::Bytes) + " and one sample's activations " +
+                                      format_quantity(per_sample, Dim::Bytes) + ", the capacity is " +
+                                      format_quantity(hw.dram.capacity_bytes, Dim::Bytes) +
+                                      " (shard the weights, recompute activations or pick a larger memory)"}});
   if (per_sample <= 0) return 1;
   const auto fit = static_cast<int64_t>(room / per_sample);
   return (m + fit - 1) / fit;

@@ -58,7 +58,7 @@ UpdateResult finish_update(const StepProfile& prof, const HardwareSpec& hw, int6
 // Micro-steps needed so that one learner's batch fits device memory (dram.capacity): weights,
 // gradients and one optimizer buffer (3 x params) plus the activations kept for backward
 // (activation_elements_per_sample x batch), all at bytes_per_element. 1 when it fits; throws
-// std::invalid_argument when even one sample does not fit.
+// ConfigError (naming the hardware file) when even one sample does not fit.
 int64_t accumulation_steps(const HardwareSpec& hw, const LoweredStep& step, int64_t per_learner_batch,
                            int64_t bytes_per_element);
 

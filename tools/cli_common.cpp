@@ -1,6 +1,8 @@
 #include "tools/cli_common.h"
 
+#include <algorithm>
 #include <iostream>
+#include <thread>
 #include <sstream>
 
 #include "core/config_error.h"
@@ -29,12 +31,13 @@ bool parse_options(const std::string& verb, const std::string& usage, const Args
   return true;
 }
 
-std::vector<int64_t> parse_int_list(const std::string& option, const std::string& text) {
+std::vector<int64_t> parse_int_list(const std::string& option, const std::string& text, int64_t max_value) {
   const auto dots = text.find("..");
   auto to_int = [&](const std::string& s) -> int64_t {
     int64_t v = 0;
-    if (!parse_int64(s, v) || v < 1)
-      throw ConfigError("--" + option, "expected integers >= 1 as \"1,2,4\" or \"1..4096\", got \"" + text + "\"");
+    if (!parse_int64(s, v) || v < 1 || v > max_value)
+      throw ConfigError("--" + option, "expected integers in [1, " + format_limit(max_value) +
+                                           "] as \"1,2,4\" or \"1..4096\", got \"" + text + "\"");
     return v;
   };
   if (dots != std::string::npos) {
@@ -47,6 +50,22 @@ std::vector<int64_t> parse_int_list(const std::string& option, const std::string
   for (std::string item; std::getline(ss, item, ',');) out.push_back(to_int(item));
   if (out.empty()) throw ConfigError("--" + option, "expected a non-empty list");
   return out;
+}
+
+int jobs_option(const std::string& option, int64_t jobs) {
+  const int64_t cores = std::max(1u, std::thread::hardware_concurrency());
+  if (jobs < 1 || jobs > 4 * cores)
+    throw ConfigError(option, "expected an integer in [1, " + std::to_string(4 * cores) + "] (at most 4 x the " +
+                                  std::to_string(cores) + " cores: more threads only contend), got " +
+                                  std::to_string(jobs));
+  return static_cast<int>(jobs);
+}
+
+int64_t checked_option(const std::string& option, int64_t value, int64_t min_value, int64_t max_value) {
+  if (value < min_value || value > max_value)
+    throw ConfigError(option, "expected an integer in [" + std::to_string(min_value) + ", " + format_limit(max_value) +
+                                  "], got " + std::to_string(value));
+  return value;
 }
 
 uint64_t seed_option(const po::variables_map& vm, uint64_t fallback) {

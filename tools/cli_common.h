@@ -18,7 +18,14 @@ bool parse_options(const std::string& verb, const std::string& usage, const Args
                    po::options_description& desc, po::variables_map& vm,
                    const po::positional_options_description* positional = nullptr);
 
-std::vector<int64_t> parse_int_list(const std::string& option, const std::string& text);
+// Integers in [1, max_value] (a plausibility limit, core/limits.h; stated in the error).
+std::vector<int64_t> parse_int_list(const std::string& option, const std::string& text, int64_t max_value);
+
+// --jobs: an integer in [1, 4 x the cores]; more threads than that only thrash, and tens of
+// thousands fail to start. Throws ConfigError naming the option and the reason.
+int jobs_option(const std::string& option, int64_t jobs);
+// An integer option in [min_value, max_value]; throws ConfigError naming the option otherwise.
+int64_t checked_option(const std::string& option, int64_t value, int64_t min_value, int64_t max_value);
 
 // --seed, declared as po::value<int64_t>(): an integer >= 0, as the YAML specs' seeds are. Boost
 // would read "-1" into a uint64_t as 2^64 - 1 without a word, so seeds are never parsed unsigned.

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/config_error.h"
+#include "core/limits.h"
 #include "core/workload_spec.h"
 #include "models/step_curve/measure/curve_cache.h"
 #include "models/step_curve/step_law_fit.h"
@@ -77,7 +78,7 @@ int run_curve(const Args& args) {
     custom = true;
   };
   if (vm.count("batches")) {
-    protocol.batches = parse_int_list("batches", vm["batches"].as<std::string>());
+    protocol.batches = parse_int_list("batches", vm["batches"].as<std::string>(), limits::kBatch);
     custom = true;
   }
   set("trials", protocol.trials);
@@ -99,13 +100,13 @@ int run_curve(const Args& args) {
   s.prune = !vm.count("no-prune");
   custom = custom || !s.prune;
   if (custom) protocol.name = "custom";
-  if (s.trials < 1) throw ConfigError("--trials", "expected an integer >= 1");
-  if (s.jobs < 1) throw ConfigError("--jobs", "expected an integer >= 1");
-  if (s.base.max_steps < 1) throw ConfigError("--max-steps", "expected an integer >= 1");
-  if (s.base.eval_every < 1) throw ConfigError("--eval-every", "expected an integer >= 1");
-  if (s.eval_samples < 0) throw ConfigError("--eval-samples", "expected an integer >= 0");
-  if (s.budget_steps < 0 || s.budget_samples < 0)
-    throw ConfigError("--budget-steps/--budget-samples", "expected integers >= 0");
+  checked_option("--trials", s.trials, 1, limits::pow2(16));
+  jobs_option("--jobs", s.jobs);
+  checked_option("--max-steps", s.base.max_steps, 1, limits::kSteps);
+  checked_option("--eval-every", s.base.eval_every, 1, limits::kSteps);
+  checked_option("--eval-samples", s.eval_samples, 0, limits::kSteps);
+  checked_option("--budget-steps", s.budget_steps, 0, limits::kSteps);
+  checked_option("--budget-samples", s.budget_samples, 0, limits::kSteps);
   if (!(s.base.target_error > 0 && s.base.target_error < 1))
     throw ConfigError("--target-error", "expected a number in (0, 1)");
   const std::string out = vm.count("out") ? vm["out"].as<std::string>()

@@ -1,9 +1,12 @@
 // kneepoint predict: T(M, P) over grids, the best M per P, the knee and B_crit.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
 #include "core/config_error.h"
 #include "core/json_writer.h"
+#include "core/limits.h"
+#include "sim/analytic/collective_analytic.h"
 #include "models/time_model/time_model.h"
 #include "tools/cli_common.h"
 #include "tools/report/report_writer.h"
@@ -31,12 +34,29 @@ int run_predict(const Args& args) {
     throw ConfigError("--format", "expected text, json or csv, got \"" + format + "\"");
   if (!(knee > 0 && knee < 1)) throw ConfigError("--knee-threshold", "expected a number in (0, 1)");
   const Case c = load_case(hw, workload, sets);
+  if (const std::string why = memory_problem(c.hw, c.step); !why.empty())
+    throw ConfigError({Diagnostic{hw, 0, 0, "chip.memory.dram.capacity", why}});
   const auto model = make_update_model(c, "analytic");
   PredictOptions opt;
-  opt.batches = parse_int_list("batches", batches);
-  opt.learners = learners_allowed(c.hw, parse_int_list("learners", learners));
+  opt.batches = parse_int_list("batches", batches, limits::kBatch);
+  const std::vector<int64_t> asked = parse_int_list("learners", learners, limits::kLearners);
+  const int64_t max_batch = *std::max_element(opt.batches.begin(), opt.batches.end());
+  // A range is capped by the system and by the batches; a list names counts the user wants.
+  if (learners.find("..") == std::string::npos)
+    for (int64_t p : asked) {
+      if (const std::string why = learners_problem(c.hw.interconnect, p); !why.empty())
+        throw ConfigError("--learners", why + " (" + hw + ")");
+      if (p > max_batch)
+        throw ConfigError("--learners", std::to_string(p) + " learners need a global batch of at least " +
+                                            std::to_string(p) + " samples (one per learner); the largest in "
+                                            "--batches is " + std::to_string(max_batch));
+    }
+  for (int64_t p : learners_allowed(c.hw, asked))
+    if (p <= max_batch) opt.learners.push_back(p);
   opt.knee_threshold = knee;
-  if (opt.learners.empty()) throw ConfigError("--learners", "no learner count in the grid fits " + hw);
+  if (opt.learners.empty())
+    throw ConfigError("--learners", "no learner count in the grid fits " + hw + " with at least one sample per "
+                                    "learner in the largest batch (" + std::to_string(max_batch) + ")");
   const Prediction p = predict(*model, c.law, c.hw, opt);
   if (format == "csv") {
     std::printf("batch,learners,per_learner_batch,steps,t_update_s,t_total_s,energy_j,cost_usd\n");

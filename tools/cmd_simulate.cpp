@@ -6,6 +6,7 @@
 
 #include "core/config_error.h"
 #include "core/json_writer.h"
+#include "core/limits.h"
 #include "sim/analytic/collective_analytic.h"
 #include "sim/layer_json.h"
 #include "sim/systemc/systemc_update.h"
@@ -32,8 +33,11 @@ int run_simulate(const Args& args) {
   if (!parse_options("simulate", "kneepoint simulate --hw F --workload F --batch M [--learners P]", args,
                      desc, vm))
     return 0;
-  if (batch < 1) throw ConfigError("--batch", "expected an integer >= 1, got " + std::to_string(batch));
-  if (learners < 1) throw ConfigError("--learners", "expected an integer >= 1, got " + std::to_string(learners));
+  checked_option("--batch", batch, 1, limits::kBatch);
+  checked_option("--learners", learners, 1, limits::kLearners);
+  if (batch < learners)
+    throw ConfigError("--batch", "expected at least one sample per learner (--learners " + std::to_string(learners) +
+                                     "), got " + std::to_string(batch));
   if (format != "text" && format != "json") throw ConfigError("--format", "expected text or json, got \"" + format + "\"");
   const Case c = load_update_case(hw, workload, sets);  // no N(M): never reads or measures the curve
   if (learners > c.hw.interconnect.max_learners)
@@ -41,6 +45,8 @@ int run_simulate(const Args& args) {
                                         " (interconnect.max_learners of " + hw + "), got " + std::to_string(learners));
   if (const std::string why = learners_problem(c.hw.interconnect, learners); !why.empty())
     throw ConfigError("--learners", why);
+  if (const std::string why = memory_problem(c.hw, c.step); !why.empty())
+    throw ConfigError({Diagnostic{hw, 0, 0, "chip.memory.dram.capacity", why}});
   const auto model = make_update_model(c, fidelity);
   if (!trace.empty()) {
     auto* sc = dynamic_cast<SystemcUpdate*>(model.get());

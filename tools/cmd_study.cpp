@@ -63,7 +63,7 @@ int run_study(const Args& args) {
   po::options_description desc("study options");
   std::string file, out;
   bool resume = false;
-  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int64_t jobs = std::max(1u, std::thread::hardware_concurrency());
   desc.add_options()("study", po::value(&file)->required(), "study YAML")(
       "out", po::value(&out)->default_value("kneepoint-out"), "output folder (journal and report)")(
       "resume", po::bool_switch(&resume), "keep the finished design points of the folder's journal")(
@@ -73,18 +73,18 @@ int run_study(const Args& args) {
   po::variables_map vm;
   if (!parse_options("study", "kneepoint study STUDY.yaml [--out DIR] [--resume] [--jobs J]", args, desc, vm, &pos))
     return 0;
-  if (jobs < 1) throw ConfigError("--jobs " + std::to_string(jobs), "expected an integer >= 1");
+  const int job_count = jobs_option("--jobs", jobs);
   // Parsed before MPI starts: a bad study file is the same error on every rank, a clean exit 2.
   const StudySpec spec = parse_study(ConfigDoc::load(file));
   const std::unique_ptr<Transport> net = make_transport();
   if (net->rank() == 0)
     std::fprintf(stderr, "study %s: %zu design points (%zu hardware files x %zu sweep combinations x %zu workloads), "
                  "%s fidelity, %d jobs x %d processes\n", spec.name.c_str(), design_count(spec), spec.hardware.size(),
-                 sweep_combinations(spec.sweep), spec.workloads.size(), spec.fidelity.c_str(), jobs, net->size());
+                 sweep_combinations(spec.sweep), spec.workloads.size(), spec.fidelity.c_str(), job_count, net->size());
   RunOptions opt;
   opt.out_dir = out;
   opt.resume = resume;
-  opt.jobs = jobs;
+  opt.jobs = job_count;
   opt.progress = stderr;
   opt.transport = net.get();
   StudyResult r;

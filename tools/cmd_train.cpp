@@ -11,6 +11,7 @@
 
 #include "core/config_error.h"
 #include "core/json_writer.h"
+#include "core/limits.h"
 #include "core/workload_spec.h"
 #include "models/trainer/trainer.h"
 #include "tools/cli_common.h"
@@ -104,9 +105,9 @@ int run_train(const Args& args) {
   c.seed = seed_option(vm, 1);
   // Written so that NaN fails every range: the workload's own values passed the same ranges in
   // parse_workload (target.validation_error in [0, 1]).
-  if (c.batch < 1) throw ConfigError("--batch", "expected an integer >= 1");
-  if (!(c.optimizer.learning_rate > 0 && std::isfinite(c.optimizer.learning_rate)))
-    throw ConfigError("--lr", "expected a finite number > 0");
+  checked_option("--batch", c.batch, 1, limits::kBatch);
+  if (!(c.optimizer.learning_rate >= 1e-8 && c.optimizer.learning_rate <= 1e3))
+    throw ConfigError("--lr", "expected a number in [1e-08, 1000] (as optimizer.learning_rate)");
   if (!(c.optimizer.momentum >= 0 && c.optimizer.momentum < 1))
     throw ConfigError("--momentum", "expected a number in [0, 1)");
   if (!(c.target_error >= 0 && c.target_error <= 1))
@@ -117,8 +118,8 @@ int run_train(const Args& args) {
       throw ConfigError("--momentum", "plain sgd has no momentum; use --optimizer momentum or nesterov");
     c.optimizer.momentum = 0;
   }
-  if (c.max_steps < 1) throw ConfigError("--steps", "expected an integer >= 1");
-  if (c.eval_every < 1) throw ConfigError("--eval-every", "expected an integer >= 1");
+  checked_option("--steps", c.max_steps, 1, limits::kSteps);
+  checked_option("--eval-every", c.eval_every, 1, limits::kSteps);
 
   const std::string data_dir = vm.count("data") ? vm["data"].as<std::string>() : "";
   const Dataset data = load_workload_dataset(w, data_dir, c.seed);

@@ -93,27 +93,27 @@ TEST(ConfigErrors, WrongDimensionUnit) {
 
 TEST(ConfigErrors, NegativeSize) {
   EXPECT_EQ(hw_line(8, "    sram: {capacity: -1 MiB, bandwidth: 100 GB/s}"),
-            "hw.yaml:8:22: error: chip.memory.sram.capacity: expected a size > 0, got \"-1 MiB\"");
+            "hw.yaml:8:22: error: chip.memory.sram.capacity: expected a size in [1 B, 1 TiB], got \"-1 MiB\"");
 }
 
 TEST(ConfigErrors, ZeroBandwidth) {
   EXPECT_EQ(hw_line(14, "  link: {bandwidth: 0 GB/s, latency: 1 us}"),
-            "hw.yaml:14:21: error: interconnect.link.bandwidth: expected a bandwidth > 0, got \"0 GB/s\"");
+            "hw.yaml:14:21: error: interconnect.link.bandwidth: expected a bandwidth in [1 MB/s, 10000 TB/s], got \"0 GB/s\"");
 }
 
 TEST(ConfigErrors, NegativeLatency) {
   EXPECT_EQ(hw_line(14, "  link: {bandwidth: 1 GB/s, latency: -1 us}"),
-            "hw.yaml:14:38: error: interconnect.link.latency: expected a time >= 0, got \"-1 us\"");
+            "hw.yaml:14:38: error: interconnect.link.latency: expected a time in [0, 10 s], got \"-1 us\"");
 }
 
 TEST(ConfigErrors, ZeroIntegerSize) {
   EXPECT_EQ(hw_line(5, "    array: {rows: 0, cols: 4, dataflow: ws}"),
-            "hw.yaml:5:19: error: chip.compute.array.rows: expected an integer >= 1, got \"0\"");
+            "hw.yaml:5:19: error: chip.compute.array.rows: expected an integer in [1, 2^16 (65536)], got \"0\"");
 }
 
 TEST(ConfigErrors, WrongTypeNumberForInteger) {
   EXPECT_EQ(hw_line(5, "    array: {rows: 4.5, cols: 4, dataflow: ws}"),
-            "hw.yaml:5:19: error: chip.compute.array.rows: expected an integer >= 1, got \"4.5\"");
+            "hw.yaml:5:19: error: chip.compute.array.rows: expected an integer in [1, 2^16 (65536)], got \"4.5\"");
 }
 
 TEST(ConfigErrors, WrongTypeMapForScalar) {
@@ -173,7 +173,7 @@ TEST(ConfigErrors, AllErrorsOfAFileAtOnce) {
   const std::string msg = hw_error(text);
   EXPECT_EQ(msg,
             "hw.yaml:3:10: error: chip.clock: expected a frequency with a unit (Hz, kHz, MHz, GHz), got \"1400\"\n"
-            "hw.yaml:13:17: error: interconnect.max_learners: expected an integer >= 1, got \"-2\"");
+            "hw.yaml:13:17: error: interconnect.max_learners: expected an integer in [1, 2^24 (16777216)], got \"-2\"");
 }
 
 TEST(ConfigErrors, MissingFile) {
@@ -303,15 +303,15 @@ TEST(ConfigErrors, WorkloadMomentumForPlainSgd) {
 // Interconnect values a collective cannot run with (issue 4).
 TEST(ConfigErrors, InterconnectBucketChunksAndLinks) {
   EXPECT_EQ(hw_line(13, "  max_learners: 8\n  bucket: 0 MiB"),
-            "hw.yaml:14:11: error: interconnect.bucket: expected a size > 0, got \"0 MiB\"");
+            "hw.yaml:14:11: error: interconnect.bucket: expected a size in [1 B, 1 TiB], got \"0 MiB\"");
   EXPECT_EQ(hw_line(13, "  max_learners: 8\n  chunks: 0"),
-            "hw.yaml:14:11: error: interconnect.chunks: expected an integer >= 1, got \"0\"");
+            "hw.yaml:14:11: error: interconnect.chunks: expected an integer in [1, 2^16 (65536)], got \"0\"");
   EXPECT_EQ(hw_line(13, "  max_learners: 8\n  links_per_chip: 3"),
             "hw.yaml:14:19: error: interconnect.links_per_chip: expected 1 or 2 on a ring (a ring uses one or both "
             "directions), got 3");
   EXPECT_EQ(hw_line(11, "  topology: hierarchical\n  devices_per_node: 4\n  inter_node: {bandwidth: 0 Gb/s}"),
-            "hw.yaml:13:27: error: interconnect.inter_node.bandwidth: expected a bandwidth > 0, got \"0 Gb/s\"");  EXPECT_EQ(hw_line(13, "  max_learners: 8\n  first_bucket: 0 MiB"),
-            "hw.yaml:14:17: error: interconnect.first_bucket: expected a size > 0, got \"0 MiB\"");
+            "hw.yaml:13:27: error: interconnect.inter_node.bandwidth: expected a bandwidth in [1 MB/s, 10000 TB/s], got \"0 Gb/s\"");  EXPECT_EQ(hw_line(13, "  max_learners: 8\n  first_bucket: 0 MiB"),
+            "hw.yaml:14:17: error: interconnect.first_bucket: expected a size in [1 B, 1 TiB], got \"0 MiB\"");
   EXPECT_EQ(hw_line(11, "  topology: hierarchical\n  devices_per_node: 4\n  inter_node: {bandwidth: 1 Gb/s, efficiency: 0}"),
             "hw.yaml:13:47: error: interconnect.inter_node.efficiency: expected a number in [0.01, 1], got \"0\"");
 }

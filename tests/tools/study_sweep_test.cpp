@@ -121,7 +121,7 @@ TEST(StudySweep, InvalidSweepsAreErrorsAtTheirPosition) {
   EXPECT_EQ(error_of("sweep:\n  chip.clock: {from: 2 GHz, to: 1 GHz, factor: 2}\n"),
             ":7:33: error: sweep.chip.clock.to: expected to >= from");
   EXPECT_EQ(error_of("sweep:\n  chip.compute.array.rows: [64, -1]\n"),
-            ":7:33: error: sweep.chip.compute.array.rows: value \"-1\": expected an integer >= 1, got \"-1\" (in " +
+            ":7:33: error: sweep.chip.compute.array.rows: value \"-1\": expected an integer in [1, 2^16 (65536)], got \"-1\" (in " +
                 kSrc + "/hw_configs/tpu_v3_pod.yaml)");
   EXPECT_EQ(error_of("sweep:\n  - zip:\n      chip.compute.array.rows: [32, 64]\n      chip.compute.array.cols: [32]\n"),
             ":9:32: error: sweep.chip.compute.array.cols: zip: expected 2 values like chip.compute.array.rows, got 1");

@@ -1,5 +1,7 @@
 #include "tools/study/case_loader.h"
 
+#include <cstdio>
+
 #include "core/config_doc.h"
 #include "core/config_error.h"
 #include "models/time_model/step_source.h"
@@ -47,6 +49,20 @@ std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string&
   if (fidelity == "systemc")
     return std::make_unique<SystemcUpdate>(c.hw, c.step, c.hw.array.bytes_per_element);
   throw ConfigError("--fidelity", "expected analytic or systemc, got \"" + fidelity + "\"");
+}
+
+std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step) {
+  const double bpe = static_cast<double>(hw.array.bytes_per_element);
+  const double fixed = 3.0 * static_cast<double>(step.params) * bpe;
+  const double sample = static_cast<double>(step.activation_elements_per_sample) * bpe;
+  if (fixed + sample <= hw.dram.capacity_bytes) return "";
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "the network does not fit device memory: weights, gradients and optimizer state (3 x %lld "
+                "parameters x %lld bytes) take %.4g MiB and one sample's activations %.4g MiB, of %.4g MiB",
+                static_cast<long long>(step.params), static_cast<long long>(hw.array.bytes_per_element),
+                fixed / 1048576.0, sample / 1048576.0, hw.dram.capacity_bytes / 1048576.0);
+  return buf;
 }
 
 std::vector<int64_t> learners_allowed(const HardwareSpec& hw, const std::vector<int64_t>& grid) {

@@ -40,6 +40,11 @@ HardwareSpec load_hardware(const std::string& hw_file, const std::vector<std::st
 // "analytic" (the only fidelity until the SystemC models land); anything else is a ConfigError.
 std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string& fidelity);
 
+// Why the network cannot train on one chip at all (its weights, gradients and optimizer state
+// plus one sample's activations exceed chip.memory.dram.capacity, the rule of
+// sim/analytic/step_profile.h accumulation_steps), with the figures; empty when it fits.
+std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step);
+
 // Learner counts of `grid` that the system offers (learners_problem() is empty: P <= max_learners,
 // hierarchical whole nodes or one partial node, a torus slice that fits, ...); others are skipped.
 std::vector<int64_t> learners_allowed(const HardwareSpec& hw, const std::vector<int64_t>& grid);

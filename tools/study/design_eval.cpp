@@ -80,8 +80,9 @@ SystemResult DesignEvaluator::evaluate(size_t index) const {
     if (m_spec.max_chips == 0 || p <= m_spec.max_chips) opt.learners.push_back(p);
   opt.knee_threshold = m_spec.knee_threshold;
   opt.weak_per_learner_batch = m_spec.weak_per_learner_batch;
-  // No chip count of the study that the system offers, or no batch >= P: infeasible, no points.
-  if (opt.learners.empty() || *std::max_element(opt.batches.begin(), opt.batches.end()) <
+  // No chip count of the study that the system offers, no batch >= P, or a network that does not
+  // fit the chip's memory: infeasible, no points.
+  if (opt.learners.empty() || !memory_problem(c.hw, c.step).empty() || *std::max_element(opt.batches.begin(), opt.batches.end()) <
                                   *std::min_element(opt.learners.begin(), opt.learners.end()))
     return r;
   if (m_spec.fidelity == "systemc") {

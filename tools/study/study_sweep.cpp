@@ -138,7 +138,10 @@ class AxisParser {
       Diagnostic d;
       if (check_value(file, assignment, workload, d)) continue;
       // The base file itself is broken: that is its own error, at its own position.
-      if (d.origin.rfind("--set ", 0) != 0) throw ConfigError(std::vector<Diagnostic>{d});
+      if (d.origin.rfind("--set ", 0) != 0) {
+        m_root.report(d);
+        return false;
+      }
       const bool about_key = d.message.rfind("unknown key", 0) == 0 || d.message.rfind("no such map", 0) == 0;
       const std::string msg = (about_key ? d.message : "value \"" + value + "\": " + d.message) + " (in " + file + ")";
       return fail(about_key ? key_node : value_node, "sweep." + key, msg);
