@@ -20,7 +20,7 @@
 namespace kp {
 namespace {
 
-const std::string kTraces = std::string(KP_SHARED_DIR) + "/pollux_osdi21_traces/cifar10";
+const std::string kTraces = std::string(KP_SOURCE_DIR) + "/tests/data/pollux_cifar10";
 const std::string kHw = std::string(KP_SOURCE_DIR) + "/hw_configs/t4_cluster.yaml";
 const std::string kWorkload = std::string(KP_SOURCE_DIR) + "/workloads/resnet18_cifar10.yaml";
 
