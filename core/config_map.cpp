@@ -229,7 +229,7 @@ std::vector<ConfigMap> ConfigMap::map_list(const std::string& key) {
 void ConfigMap::check_unknown() {
   if (!m_node.IsMap() || m_silent) return;
   for (auto it = m_node.begin(); it != m_node.end(); ++it) {
-    const std::string key = it->first.Scalar();
+    const std::string key = it->first.IsScalar() ? it->first.Scalar() : "?";  // `[a]: 1` is unknown too
     if (m_used.count(key)) continue;
     std::string known;
     for (const std::string& k : m_used) known += (known.empty() ? "" : ", ") + k;

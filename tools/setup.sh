@@ -25,8 +25,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
 fi
 echo "setup: configuring and building in $build"
-shared=()  # the read-only shared/ folder, if not at ../shared (CMake's default)
-[ -n "${KP_SHARED_DIR:-}" ] && shared=(-DKP_SHARED_DIR="$(cd "$KP_SHARED_DIR" && pwd)")
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${shared[@]}" > "$build.cmake.log" 2>&1 ||
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release > "$build.cmake.log" 2>&1 ||
   { cat "$build.cmake.log"; exit 1; }
 cmake --build "$build" -j"$(nproc)" "${targets[@]}"

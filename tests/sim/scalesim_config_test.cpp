@@ -12,7 +12,7 @@
 namespace kp {
 namespace {
 
-const std::string kRef = std::string(KP_SHARED_DIR) + "/reference/scalesim";
+const std::string kRef = std::string(KP_SOURCE_DIR) + "/tests/data/scalesim/reference";
 
 const char* const kGood =
     "[general]\n"

@@ -1,4 +1,5 @@
-// kneepoint's SCALE-Sim path against real SCALE-Sim v2 outputs (../shared/reference/scalesim):
+// kneepoint's SCALE-Sim path against real SCALE-Sim v2 outputs (tests/data/scalesim/reference, a
+// copy of ../shared/reference/scalesim's inputs and COMPUTE reports):
 // CALC mode reproduced exactly, USER (10 words/cycle) mode within 10% of Total Cycles.
 #include <gtest/gtest.h>
 
@@ -17,8 +18,8 @@ namespace kp {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kRef = std::string(KP_SHARED_DIR) + "/reference/scalesim";
-const std::string kTopo = std::string(KP_SHARED_DIR) + "/scalesim_topologies";
+const std::string kRef = std::string(KP_SOURCE_DIR) + "/tests/data/scalesim/reference";
+const std::string kTopo = std::string(KP_SOURCE_DIR) + "/tests/data/scalesim/topologies";
 
 struct Case {
   ScaleSimConfig config;

@@ -11,7 +11,7 @@
 namespace kp {
 namespace {
 
-const std::string kTopo = std::string(KP_SHARED_DIR) + "/scalesim_topologies";
+const std::string kTopo = std::string(KP_SOURCE_DIR) + "/tests/data/scalesim/topologies";
 const char* const kHeader =
     "Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides,\n";
 

@@ -100,8 +100,8 @@ extern "C" int sc_main(int, char**) {
   if (getloadavg(load, 3) < 0) load[0] = -1;
   std::printf("load average %.2f %.2f %.2f (2 cores, shared: wall times are upper bounds)\n", load[0], load[1], load[2]);
   std::vector<GemmShape> resnet18;
-  for (const ScaleSimLayer& l :
-       read_scalesim_topology(std::string(KP_SHARED_DIR) + "/scalesim_topologies/Resnet18.csv", TopologyFormat::Conv))
+  const std::string topo = std::string(KP_SOURCE_DIR) + "/tests/data/scalesim/topologies/Resnet18.csv";
+  for (const ScaleSimLayer& l : read_scalesim_topology(topo, TopologyFormat::Conv))
     resnet18.push_back(l.gemm);
   bench_scalesim_model(resnet18);
   bench_chip_executor(resnet18);

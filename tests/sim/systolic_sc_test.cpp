@@ -17,8 +17,8 @@
 namespace kp {
 namespace {
 
-const std::string kRef = std::string(KP_SHARED_DIR) + "/reference/scalesim";
-const std::string kTopo = std::string(KP_SHARED_DIR) + "/scalesim_topologies";
+const std::string kRef = std::string(KP_SOURCE_DIR) + "/tests/data/scalesim/reference";
+const std::string kTopo = std::string(KP_SOURCE_DIR) + "/tests/data/scalesim/topologies";
 const char* const kRefConfigs[] = {"sa32x32_os", "sa32x32_ws", "sa32x32_is", "sa128x128_os",
                                    "sa128x128_ws", "sa128x128_is", "sa32x32_os_userbw10",
                                    "sa32x32_ws_userbw10"};

@@ -15,7 +15,7 @@
 namespace kp {
 namespace {
 
-const std::string kCifar = std::string(KP_SHARED_DIR) + "/pollux_osdi21_traces/cifar10";
+const std::string kCifar = std::string(KP_SOURCE_DIR) + "/tests/data/pollux_cifar10";
 
 TEST(PolluxTrace, ReadsTheCifar10Runs) {
   const std::vector<PolluxRun> runs = read_pollux_traces(kCifar);
