@@ -21,7 +21,8 @@ if ! shared_ok "$shared_dir"; then
   exit 2
 fi
 export KP_SHARED_DIR=$shared_dir
-# chromium renders report.html in tests/tools/html_report_render_test.cpp; xmllint checks it is well-formed.
-KP_EXTRA_PACKAGES="chromium libxml2-utils ${KP_EXTRA_PACKAGES:-}" "$root/tools/setup.sh" "$root/build"
+# chromium renders report.html in tests/tools/html_report_render_test.cpp; xmllint checks it is well-formed;
+# help2man builds the man page that tests/install checks.
+KP_EXTRA_PACKAGES="chromium libxml2-utils help2man ${KP_EXTRA_PACKAGES:-}" "$root/tools/setup.sh" "$root/build"
 cd "$root/build"
 ctest --output-on-failure -j"$(nproc)"
