@@ -67,3 +67,4 @@ else()
 endif()
 
 add_subdirectory(${KP_SOURCE_DIR}/tests/install ${CMAKE_BINARY_DIR}/tests/install)
+add_subdirectory(${KP_SOURCE_DIR}/tests/docs ${CMAKE_BINARY_DIR}/tests/docs)
