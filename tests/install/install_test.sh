@@ -2,7 +2,7 @@
 # One step of the install tests (tests/install/CMakeLists.txt passes the paths in KP_* variables):
 #   tree        cmake --install the build into a fresh $KP_PREFIX
 #   consumer    configure, build and run consumer/ against $KP_PREFIX; check its numbers
-#   man         the installed page exists and `man -l` renders it with every verb
+#   man         the installed page exists and `man kneepoint` renders it with every verb
 #   completion  the installed completion offers every verb and simulate's options
 set -euo pipefail
 step=$1
@@ -43,7 +43,8 @@ case $step in
     page=$KP_PREFIX/share/man/man1/kneepoint.1
     [ -s "$page" ] || fail "missing $page"
     if command -v man > /dev/null; then
-      text=$(MANWIDTH=100 man -l "$page" 2> /dev/null)
+      # As a user would: `man kneepoint` with the prefix's man folder on the search path.
+      text=$(MANWIDTH=100 man -M "$KP_PREFIX/share/man" kneepoint 2> /dev/null)
     else
       text=$(groff -man -Tutf8 "$page" 2> /dev/null)
     fi
