@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <regex>
 #include <thread>
 #include <sstream>
 
@@ -10,11 +11,33 @@
 #include "models/time_model/time_model.h"
 
 namespace kp {
+namespace {
+
+void print_completion(const po::options_description& desc) {
+  static const std::regex choices(R"(^\s*([a-z0-9_]+(\s*\|\s*[a-z0-9_]+)+))");
+  for (const auto& o : desc.options()) {
+    std::cout << "--" << o->long_name();
+    if (o->semantic()->max_tokens() > 0) {
+      std::smatch m;
+      const std::string& text = o->description();
+      std::string values = std::regex_search(text, m, choices) ? m[1].str() : "*";
+      values = std::regex_replace(values, std::regex(R"(\s*\|\s*)"), " ");
+      std::cout << "\t" << values;
+    }
+    std::cout << "\n";
+  }
+}
+
+}  // namespace
 
 bool parse_options(const std::string& verb, const std::string& usage, const Args& args,
                    po::options_description& desc, po::variables_map& vm,
                    const po::positional_options_description* positional) {
   desc.add_options()("help,h", "print this help");
+  if (args.size() == 1 && args[0] == kCompleteOptionsArg) {
+    print_completion(desc);
+    return false;
+  }
   try {
     po::command_line_parser parser(args);
     parser.options(desc);

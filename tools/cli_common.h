@@ -13,7 +13,13 @@ namespace kp {
 
 namespace po = boost::program_options;
 
-// Returns false when --help was given (usage already printed to stdout).
+// The hidden argument of `kneepoint --complete VERB` (main.cpp): given alone, parse_options()
+// prints the verb's options for the bash completion instead of parsing, one a line: the name
+// (--name), then for an option that takes a value a tab and its choices ("a b c", from a
+// description that starts "a|b|c") or "*".
+inline const char* const kCompleteOptionsArg = "--kneepoint-complete-options";
+
+// Returns false when --help (or kCompleteOptionsArg) was given (usage already printed to stdout).
 bool parse_options(const std::string& verb, const std::string& usage, const Args& args,
                    po::options_description& desc, po::variables_map& vm,
                    const po::positional_options_description* positional = nullptr);
