@@ -152,7 +152,7 @@ TEST(AnalyticUpdate, GradientAccumulationWhenTheBatchDoesNotFit) {
   EXPECT_NEAR(a.allreduce_exposed_s, f.allreduce_exposed_s, 1e-15);
   EXPECT_NEAR(a.optimizer_s, f.optimizer_s, 1e-15);
   hw.dram.capacity_bytes = 3.0 * step.params * 2;  // not even one sample
-  EXPECT_THROW(AnalyticUpdate(hw, step, 2).simulate(8, 1), std::invalid_argument);
+  EXPECT_THROW(AnalyticUpdate(hw, step, 2).simulate(8, 1), ConfigError);
 }
 
 // PyTorch DDP's bucketing: parameters assigned in definition order, the first bucket closing at
