@@ -64,6 +64,11 @@ struct Pin {
 };
 
 TEST(TrainerNumerics, PinnedLossBitsOfTheFirstSteps) {
+#ifndef __AVX512F__
+  // The bits are those of the AVX-512 kernels (the native build that measures the shipped curves);
+  // the portable path sums in another order, so its floats differ by design.
+  GTEST_SKIP() << "pinned bits are of the AVX-512 build";
+#endif
   ASSERT_EQ(kTrainerNumerics, 5) << "the version was raised: take new bits (the test prints them) and pin them here";
   // Losses 3.287, 1.941, 1.070, 0.858 | 1.677, 1.394, 1.297, 1.019 | 2.466, 1.245, 1.494, 1.182 |
   // 2.185, 0.889, 1.193, 0.543: the first near or above chance (He init's logits are wide; see
