@@ -27,9 +27,20 @@ void parse_network(ConfigMap& root, WorkloadSpec& w) {
 }
 
 void parse_optimizer(ConfigMap o, OptimizerSpec& opt) {
-  opt.kind = static_cast<OptimizerKind>(o.choice("kind", {"sgd", "momentum", "nesterov"}));
+  opt.kind = static_cast<OptimizerKind>(
+      o.choice("kind", {"sgd", "momentum", "nesterov", "adam", "adamw", "lamb"}));
   opt.learning_rate = o.number("learning_rate", 1e-8, 1e3);
-  opt.momentum = o.number_or("momentum", 0.0, 0.999999, opt.kind == OptimizerKind::Sgd ? 0.0 : 0.9);
+  const bool adam = is_adam_family(opt.kind);
+  if (adam) {
+    // The Adam family has betas, not a momentum: a momentum there would be ignored.
+    if (o.has("momentum")) o.error("momentum", "adam, adamw and lamb take beta1 and beta2, not momentum");
+    opt.momentum = 0;
+    opt.beta1 = o.number_or("beta1", 0.0, 0.999999, 0.9);
+    opt.beta2 = o.number_or("beta2", 0.0, 0.999999999, 0.999);
+    opt.epsilon = o.number_or("epsilon", 1e-12, 1.0, 1e-8);
+  } else {
+    opt.momentum = o.number_or("momentum", 0.0, 0.999999, opt.kind == OptimizerKind::Sgd ? 0.0 : 0.9);
+  }
   // Plain SGD has no velocity: a momentum there would be ignored, so it is refused.
   if (opt.kind == OptimizerKind::Sgd && opt.momentum != 0)
     o.error("momentum", "plain sgd has no momentum; use kind: momentum or nesterov, or momentum: 0");
@@ -49,6 +60,15 @@ void parse_optimizer(ConfigMap o, OptimizerSpec& opt) {
 }
 
 }  // namespace
+
+bool is_adam_family(OptimizerKind k) {
+  return k == OptimizerKind::Adam || k == OptimizerKind::AdamW || k == OptimizerKind::Lamb;
+}
+
+int optimizer_state_tensors(OptimizerKind k) {
+  if (k == OptimizerKind::Sgd) return 0;
+  return is_adam_family(k) ? 2 : 1;
+}
 
 WorkloadSpec parse_workload(const ConfigDoc& doc) {
   ConfigMap root(doc, doc.root());

@@ -11,7 +11,12 @@
 
 namespace kp {
 
-enum class OptimizerKind { Sgd, Momentum, Nesterov };
+// Adam (Kingma & Ba 2015) and AdamW (decoupled weight decay, Loshchilov & Hutter 2019) keep two
+// state tensors per parameter; LAMB (You et al. 2020) adds a per-layer trust ratio to AdamW.
+enum class OptimizerKind { Sgd, Momentum, Nesterov, Adam, AdamW, Lamb };
+// State tensors of the size of the parameters that the optimizer keeps (velocity, moments).
+int optimizer_state_tensors(OptimizerKind k);
+bool is_adam_family(OptimizerKind k);
 enum class LrSchedule { Constant, LinearDecay };
 enum class StepCurveSource { Law, File, Measure };
 // Weight initialisation of the reference trainer: He et al. 2015 N(0, 2/fan_in), or Glorot &
@@ -33,6 +38,7 @@ struct OptimizerSpec {
   OptimizerKind kind = OptimizerKind::Nesterov;
   double learning_rate = 0.01;
   double momentum = 0.9;
+  double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;  // Adam family
   double weight_decay = 0.0;
   LrSchedule schedule = LrSchedule::Constant;
   double final_lr_factor = 1.0;   // linear decay: lr at decay_steps = lr * final_lr_factor
