@@ -7,23 +7,30 @@
 //   forward        M = B*Ho*Wo, N = Cout, K = k*k*Cin
 //   backward-data  M = B*H*W,   N = Cin,  K = k*k*Cout   (skipped for the first layer)
 //   backward-weight M = k*k*Cin, N = Cout, K = B*Ho*Wo
+// Sequence layers use the same mapping with positions for pixels; attention's score products are
+// batched GEMMs (one problem per head and sample, `groups`), and a recurrence is a chain of small
+// GEMMs (`serial`: step t waits for step t-1).
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "core/network_spec.h"
+#include "core/workload_spec.h"
 
 namespace kp {
 
 enum class Phase { Forward, BackwardData, BackwardWeight, Update };
 enum class OpKind { Gemm, Elementwise };
-enum class BatchDim { None, M, K };  // which GEMM dimension scales with the batch
+enum class BatchDim { None, M, K, Groups };  // which GEMM dimension scales with the batch
 
 const char* phase_name(Phase p);  // "forward", "backward_data", "backward_weight", "update"
 
+// `groups` independent problems of m x n x k each (a batched GEMM: attention heads, grouped
+// convolution, directions of a bidirectional recurrence).
 struct GemmDims {
   int64_t m = 0, n = 0, k = 0;
-  int64_t macs() const { return m * n * k; }
+  int64_t groups = 1;
+  int64_t macs() const { return groups * m * n * k; }
 };
 
 struct Op {
@@ -43,11 +50,17 @@ struct Op {
   // of a tensor, which holds each element about k*k/stride^2 times. DRAM moves the tensor once:
   // this is unique elements / im2col elements (1 for dense layers).
   double a_unique_fraction = 1.0;
+  // Fraction of the GEMM output written to DRAM: 0 where a fused kernel keeps it on chip (the
+  // attention scores under FlashAttention).
+  double out_fraction = 1.0;
+  // The op runs this many times one after another (a recurrence over positions); costs are per run.
+  int64_t serial = 1;
 
   GemmDims gemm_at(int64_t batch) const {
     GemmDims g = gemm;
     if (batch_dim == BatchDim::M) g.m *= batch;
     if (batch_dim == BatchDim::K) g.k *= batch;
+    if (batch_dim == BatchDim::Groups) g.groups *= batch;
     return g;
   }
   int64_t elements_at(int64_t batch) const { return per_sample ? elements * batch : elements; }
@@ -58,8 +71,13 @@ struct LoweredStep {
   std::vector<Op> ops;
   int64_t params = 0;
   int64_t activation_elements_per_sample = 0;  // kept for backward (memory footprint)
+  int64_t tokens_per_sample = 0;               // positions of a sequence input, 0 for images
+  int optimizer_state_tensors = 1;             // tensors of the parameters' size the optimizer keeps
+  // GEMM multiply-adds of forward and backward per sample (x 2 = FLOPs; update excluded).
+  double gemm_macs_per_sample() const;
 };
 
-LoweredStep lower_training_step(const ResolvedNetwork& net);
+// The optimizer's update (the last op) follows `optimizer`: SGD with momentum by default.
+LoweredStep lower_training_step(const ResolvedNetwork& net, OptimizerKind optimizer = OptimizerKind::Momentum);
 
 }  // namespace kp

@@ -1,5 +1,7 @@
 #include "core/network_parse.h"
 
+#include <set>
+
 #include "core/limits.h"
 
 namespace kp {
@@ -14,55 +16,19 @@ int64_t layer_count(const std::vector<LayerSpec>& layers) {
   return n;
 }
 
-LayerSpec base(LayerKind kind, ConfigMap& m) {
-  LayerSpec l;
-  l.kind = kind;
-  l.name = m.text_or("name", "");
-  return l;
-}
-
-LayerSpec windowed(LayerKind kind, ConfigMap& m, int64_t default_kernel) {
-  LayerSpec l = base(kind, m);
-  l.kernel = m.integer_or("kernel", 1, kWindow, default_kernel);
-  l.stride = m.integer_or("stride", 1, kWindow, kind == LayerKind::Conv2d ? 1 : l.kernel);
-  l.padding = m.choice_or("padding", {"same", "valid"}, 1) == 0 ? Padding::Same : Padding::Valid;
-  return l;
-}
-
-Registry<LayerSpec> make_registry() {
-  Registry<LayerSpec> r;
-  r.add("dense", "fully connected: units", [](ConfigMap& m) {
-    LayerSpec l = base(LayerKind::Dense, m);
-    l.units = m.integer("units", 1, kUnits);
-    l.bias = m.boolean_or("bias", true);
-    return l;
-  });
-  r.add("conv2d", "2-D convolution: filters, kernel, stride, padding same|valid", [](ConfigMap& m) {
-    LayerSpec l = windowed(LayerKind::Conv2d, m, 1);
-    l.filters = m.integer("filters", 1, kChannels);
-    l.bias = m.boolean_or("bias", true);
-    return l;
-  });
-  r.add("maxpool", "max pooling: kernel, stride (default = kernel), padding",
-        [](ConfigMap& m) { return windowed(LayerKind::MaxPool, m, 2); });
-  r.add("avgpool", "average pooling: kernel, stride, padding",
-        [](ConfigMap& m) { return windowed(LayerKind::AvgPool, m, 2); });
-  r.add("global_avgpool", "average over the whole feature map",
-        [](ConfigMap& m) { return base(LayerKind::GlobalAvgPool, m); });
-  r.add("relu", "rectified linear activation", [](ConfigMap& m) { return base(LayerKind::Relu, m); });
-  r.add("batchnorm", "batch normalisation (per channel scale and shift)",
-        [](ConfigMap& m) { return base(LayerKind::BatchNorm, m); });
-  r.add("flatten", "reshape to a feature vector", [](ConfigMap& m) { return base(LayerKind::Flatten, m); });
-  r.add("softmax_cross_entropy", "softmax with cross-entropy loss (last layer)",
-        [](ConfigMap& m) { return base(LayerKind::SoftmaxCrossEntropy, m); });
-  r.add("residual", "body: [layers] added to shortcut: [layers] (empty = identity)",
-        [](ConfigMap& m) {
-          LayerSpec l = base(LayerKind::Residual, m);
-          l.body = parse_layers(m, "body");
-          if (m.has("shortcut")) l.shortcut = parse_layers(m, "shortcut");
-          return l;
-        });
-  return r;
+// One copy of a repeat: block. Names get the copy's suffix, and so do inputs that name a layer of
+// the same block, so that `inputs:` inside a repeated block refer to the same copy.
+void append_copy(const std::vector<LayerSpec>& body, int64_t copy, std::vector<LayerSpec>& out) {
+  std::set<std::string> local;
+  for (const LayerSpec& l : body) local.insert(l.name);
+  const std::string suffix = "_" + std::to_string(copy + 1);
+  for (LayerSpec l : body) {
+    if (!l.name.empty()) l.name += suffix;
+    for (std::string& in : l.inputs)
+      if (local.count(in)) in += suffix;
+    if (!l.tied.empty() && local.count(l.tied)) l.tied += suffix;
+    out.push_back(std::move(l));
+  }
 }
 
 void parse_into(ConfigMap& item, std::vector<LayerSpec>& out) {
@@ -75,34 +41,24 @@ void parse_into(ConfigMap& item, std::vector<LayerSpec>& out) {
       item.error("repeat", "expands to more than " + format_limit(kLayers) + " layers");
       return;
     }
-    for (int64_t t = 0; t < times; ++t) {
-      for (LayerSpec l : body) {
-        if (!l.name.empty()) l.name += "_" + std::to_string(t + 1);
-        out.push_back(std::move(l));
-      }
-    }
+    for (int64_t t = 0; t < times; ++t) append_copy(body, t, out);
     return;
   }
   const std::string kind = item.text("kind");
   if (kind.empty()) return;  // missing kind already reported
   const auto* entry = layer_registry().find(kind);
   if (!entry) {
-    item.error("kind", "unknown layer kind \"" + kind + "\" (known: " +
-                           layer_registry().known_list() + ")");
+    item.error("kind", "unknown layer kind \"" + kind + "\" (known: " + layer_registry().known_list() + ")");
     return;
   }
   LayerSpec l = entry->parse(item);
   item.check_unknown();
+  l.at = item.doc().at(item.node(), item.dotted("kind").substr(0, item.dotted("kind").size() - 5), "");
   if (l.name.empty()) l.name = kind + std::to_string(out.size() + 1);
   out.push_back(std::move(l));
 }
 
 }  // namespace
-
-const Registry<LayerSpec>& layer_registry() {
-  static const Registry<LayerSpec> r = make_registry();
-  return r;
-}
 
 std::vector<LayerSpec> parse_layers(ConfigMap& parent, const std::string& key) {
   std::vector<LayerSpec> out;

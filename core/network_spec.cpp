@@ -1,9 +1,9 @@
 #include "core/network_spec.h"
 
-#include <initializer_list>
+#include <map>
 #include <stdexcept>
 
-#include "core/int_math.h"
+#include "core/layer_shapes.h"
 #include "core/limits.h"
 #include "core/units.h"
 
@@ -21,116 +21,222 @@ const char* layer_kind_name(LayerKind k) {
     case LayerKind::Flatten: return "flatten";
     case LayerKind::SoftmaxCrossEntropy: return "softmax_cross_entropy";
     case LayerKind::Residual: return "residual";
+    case LayerKind::Add: return "add";
+    case LayerKind::Multiply: return "multiply";
+    case LayerKind::Concat: return "concat";
+    case LayerKind::Reshape: return "reshape";
+    case LayerKind::Transpose: return "transpose";
+    case LayerKind::LeakyRelu: return "leaky_relu";
+    case LayerKind::Gelu: return "gelu";
+    case LayerKind::Silu: return "silu";
+    case LayerKind::Swiglu: return "swiglu";
+    case LayerKind::Tanh: return "tanh";
+    case LayerKind::Sigmoid: return "sigmoid";
+    case LayerKind::Softmax: return "softmax";
+    case LayerKind::Dropout: return "dropout";
+    case LayerKind::LayerNorm: return "layernorm";
+    case LayerKind::RmsNorm: return "rmsnorm";
+    case LayerKind::Embedding: return "embedding";
+    case LayerKind::Attention: return "attention";
+    case LayerKind::Lstm: return "lstm";
+    case LayerKind::Gru: return "gru";
+    case LayerKind::Conv1d: return "conv1d";
+    case LayerKind::Upsample: return "upsample";
+    case LayerKind::SigmoidCrossEntropy: return "sigmoid_cross_entropy";
+    case LayerKind::Ctc: return "ctc";
   }
   throw std::logic_error("unknown LayerKind");
 }
 
+std::string shape_text(const Shape& s) {
+  if (s.vocab > 0) return "sequence of " + std::to_string(s.h) + " token ids (vocab " + std::to_string(s.vocab) + ")";
+  if (s.sequence) return "sequence " + std::to_string(s.h) + " x " + std::to_string(s.c) + " features";
+  return std::to_string(s.c) + "x" + std::to_string(s.h) + "x" + std::to_string(s.w);
+}
+
+bool is_loss(LayerKind k) {
+  return k == LayerKind::SoftmaxCrossEntropy || k == LayerKind::SigmoidCrossEntropy || k == LayerKind::Ctc;
+}
+
 namespace {
 
-int64_t window_out(int64_t in, int64_t kernel, int64_t stride, Padding padding) {
-  // "same" as in TensorFlow: ceil(in/stride); "valid": floor((in-kernel)/stride)+1.
-  if (padding == Padding::Same) return (in + stride - 1) / stride;
-  return in < kernel ? 0 : (in - kernel) / stride + 1;
+std::string where_text(const LayerSpec& l) {
+  std::string w = "layer \"" + l.name + "\" (" + layer_kind_name(l.kind) + ")";
+  if (l.at.line > 0) w += " at line " + std::to_string(l.at.line);
+  return w;
 }
 
-// The product of sizes, refused (std::invalid_argument) beyond the plausibility limit of `what`.
-int64_t product(const std::string& where, const char* what, std::initializer_list<int64_t> factors) {
-  int64_t out = 1;
-  for (int64_t f : factors)
-    if (!checked_mul(out, f, out) || out > limits::kParams)
-      throw std::invalid_argument(where + ": more than " + format_limit(limits::kParams) + " " + what);
-  return out;
+// An error at the layer's own position where it has one.
+[[noreturn]] void layer_error(const LayerSpec& l, const std::string& message) {
+  if (!l.at.origin.empty())
+    throw ConfigError({Diagnostic{l.at.origin, l.at.line, l.at.col, l.at.key,
+                                  "layer \"" + l.name + "\" (" + layer_kind_name(l.kind) + "): " + message}});
+  throw std::invalid_argument(where_text(l) + ": " + message);
 }
 
-Shape resolve_one(const LayerSpec& l, const Shape& in, int64_t& params) {
-  const std::string where = "layer \"" + l.name + "\" (" + layer_kind_name(l.kind) + ")";
-  params = 0;
-  switch (l.kind) {
-    case LayerKind::Dense: {
-      if (in.h != 1 || in.w != 1)
-        throw std::invalid_argument(where + ": input is " + std::to_string(in.c) + "x" +
-                                    std::to_string(in.h) + "x" + std::to_string(in.w) +
-                                    ", a dense layer needs a flatten before it");
-      params = product(where, "parameters", {in.c, l.units}) + (l.bias ? l.units : 0);
-      return {l.units, 1, 1};
+struct Tensor {
+  int64_t producer = -1;  // index into the resolved layers; -1 = the network input
+  Shape shape;
+  const LayerSpec* spec = nullptr;  // null for the network input
+  bool read = false;
+};
+
+class Resolver {
+ public:
+  Resolver(const NetworkSpec& spec, ResolvedNetwork& net) : m_net(net) {
+    for (const LayerSpec& l : spec.layers) m_all[l.name] = &l;
+    if (spec.fields.empty()) {
+      m_tensors["input"] = Tensor{-1, spec.input, nullptr, false};
+      m_last = "input";
     }
-    case LayerKind::Conv2d: {
-      const Shape out{l.filters, window_out(in.h, l.kernel, l.stride, l.padding),
-                      window_out(in.w, l.kernel, l.stride, l.padding)};
-      if (out.h <= 0 || out.w <= 0) throw std::invalid_argument(where + ": kernel larger than input");
-      params = product(where, "parameters", {l.kernel, l.kernel, in.c, l.filters}) + (l.bias ? l.filters : 0);
-      return out;
-    }
-    case LayerKind::MaxPool:
-    case LayerKind::AvgPool: {
-      const Shape out{in.c, window_out(in.h, l.kernel, l.stride, l.padding),
-                      window_out(in.w, l.kernel, l.stride, l.padding)};
-      if (out.h <= 0 || out.w <= 0) throw std::invalid_argument(where + ": window larger than input");
-      return out;
-    }
-    case LayerKind::GlobalAvgPool: return {in.c, 1, 1};
-    case LayerKind::Flatten: return {in.elements(), 1, 1};
-    case LayerKind::BatchNorm: params = 2 * in.c; return in;
-    case LayerKind::Relu:
-    case LayerKind::SoftmaxCrossEntropy: return in;
-    case LayerKind::Residual: break;
+    for (size_t i = 0; i < spec.fields.size(); ++i) m_tensors[spec.field_names[i]] = Tensor{-1, spec.fields[i], nullptr, false};
+    if (!spec.fields.empty()) m_last = spec.field_names.front();
   }
-  throw std::logic_error("resolve_one: residual handled by the caller");
-}
 
-void resolve_list(const std::vector<LayerSpec>& specs, Shape& shape,
-                  std::vector<ResolvedLayer>& out, int64_t& total_params) {
-  for (const LayerSpec& l : specs) {
-    if (l.kind != LayerKind::Residual) {
-      ResolvedLayer r;
-      r.spec = l;
-      r.in = shape;
-      r.out = resolve_one(l, shape, r.params);
-      // Each factor is bounded by the parser, so c * h * w cannot overflow before this check.
-      if (r.out.elements() > limits::kTensorElements)
-        throw std::invalid_argument("layer \"" + l.name + "\" (" + layer_kind_name(l.kind) + "): output of " +
-                                    std::to_string(r.out.elements()) + " elements per sample, expected at most " +
-                                    format_limit(limits::kTensorElements));
-      total_params += r.params;
-      if (total_params > limits::kParams)
-        throw std::invalid_argument("the network has more than " + format_limit(limits::kParams) + " parameters");
-      shape = r.out;
-      out.push_back(std::move(r));
-      continue;
+  void top(const std::vector<LayerSpec>& specs) {
+    for (const LayerSpec& l : specs) {
+      if (l.kind == LayerKind::Residual) residual(l);
+      else m_last = layer(l, m_last, m_net.layers);
     }
-    const Shape block_in = shape;
-    const int64_t start = static_cast<int64_t>(out.size());
-    resolve_list(l.body, shape, out, total_params);
+    // Losses end branches (a detector has one per scale); any other unread output is a mistake.
+    for (const auto& [name, t] : m_tensors)
+      if (!t.read && name != m_last && t.spec && !is_loss(t.spec->kind))
+        layer_error(*t.spec, "its output \"" + name + "\" is never read (the network ends at \"" + m_last + "\")");
+  }
+
+  const Shape& last_shape() const { return m_tensors.at(m_last).shape; }
+
+ private:
+  // Resolves one layer reading `prev` unless it names its inputs; returns its output's name.
+  std::string layer(const LayerSpec& l, const std::string& prev, std::vector<ResolvedLayer>& out) {
+    ResolvedLayer r;
+    r.spec = l;
+    std::vector<Shape> shapes;
+    std::vector<std::string> names = l.inputs.empty() ? std::vector<std::string>{prev} : l.inputs;
+    if (!l.inputs.empty()) m_net.graph = true;
+    for (const std::string& n : names) {
+      auto it = m_tensors.find(n);
+      if (it == m_tensors.end()) {
+        auto later = m_all.find(n);
+        if (later != m_all.end())
+          layer_error(l, "input \"" + n + "\" is defined only later, by " + where_text(*later->second) +
+                             " (a cycle, or layers out of order)");
+        layer_error(l, "input \"" + n + "\" is not a tensor of this network (a dangling input; known: \"input\" and the "
+                       "names of earlier layers)");
+      }
+      it->second.read = true;
+      shapes.push_back(it->second.shape);
+      r.inputs.push_back(it->second.producer);
+    }
+    try {
+      r.out = layer_shape(l, shapes, names, r.params);
+    } catch (const std::invalid_argument& e) {
+      layer_error(l, e.what());
+    }
+    if (!l.tied.empty()) tie(l);
+    r.in = shapes.front();
+    r.extra_in.assign(shapes.begin() + 1, shapes.end());
+    if (r.out.elements() > limits::kTensorElements)
+      layer_error(l, "output of " + std::to_string(r.out.elements()) + " elements per sample, expected at most " +
+                         format_limit(limits::kTensorElements));
+    m_net.params += r.params;
+    if (m_net.params > limits::kParams)
+      layer_error(l, "the network has more than " + format_limit(limits::kParams) + " parameters");
+    define(l, Tensor{static_cast<int64_t>(out.size()), r.out, &l, false});
+    out.push_back(std::move(r));
+    return l.name;
+  }
+
+  void tie(const LayerSpec& l) {
+    auto it = m_tensors.find(l.tied);
+    if (it == m_tensors.end() || !it->second.spec || it->second.spec->kind != LayerKind::Embedding)
+      layer_error(l, "tied: \"" + l.tied + "\" is not an earlier embedding layer");
+    const LayerSpec& e = *it->second.spec;
+    if (e.vocab > 0 && e.vocab != l.units)
+      layer_error(l, "tied to \"" + e.name + "\" of vocab " + std::to_string(e.vocab) + ", but units is " +
+                         std::to_string(l.units));
+  }
+
+  // Names written in a file are the graph's tensor names and must be unique; a network built in
+  // code (no positions, a plain chain) may reuse one, the later layer's output shadowing it.
+  void define(const LayerSpec& l, const Tensor& t) {
+    auto [it, fresh] = m_tensors.emplace(l.name, t);
+    if (!fresh && l.at.origin.empty()) {
+      it->second = t;
+      return;
+    }
+    if (!fresh)
+      layer_error(l, "the name \"" + l.name + "\" is already the output of " +
+                         (it->second.spec ? where_text(*it->second.spec) : std::string("the network input")));
+  }
+
+  // A residual block as before: its body and shortcut chain inside the block.
+  void residual(const LayerSpec& l) {
+    if (!l.inputs.empty()) layer_error(l, "a residual block reads the previous layer; use add with inputs instead");
+    const Tensor block_in = m_tensors.at(m_last);
+    m_tensors.at(m_last).read = true;
+    const int64_t start = static_cast<int64_t>(m_net.layers.size());
+    Shape shape = block_in.shape;
+    chain(l.body, shape, m_net.layers);
     ResolvedLayer join;
     join.spec = l;
     join.spec.body.clear();
     join.spec.shortcut.clear();
     join.block_start = start;
-    Shape short_shape = block_in;
-    resolve_list(l.shortcut, short_shape, join.shortcut, total_params);
+    Shape short_shape = block_in.shape;
+    chain(l.shortcut, short_shape, join.shortcut);
     if (!(short_shape == shape))
-      throw std::invalid_argument("residual \"" + l.name + "\": body gives " +
-                                  std::to_string(shape.c) + "x" + std::to_string(shape.h) + "x" +
-                                  std::to_string(shape.w) + " but the shortcut gives " +
-                                  std::to_string(short_shape.c) + "x" + std::to_string(short_shape.h) +
-                                  "x" + std::to_string(short_shape.w));
+      layer_error(l, "body gives " + shape_text(shape) + " but the shortcut gives " + shape_text(short_shape));
     join.in = shape;
     join.out = shape;
-    out.push_back(std::move(join));
+    // Its reads stay implicit (inputs empty): the join's backward is the block's gradient sum.
+    define(l, Tensor{static_cast<int64_t>(m_net.layers.size()), shape, &l, false});
+    m_net.layers.push_back(std::move(join));
+    m_last = l.name;
   }
-}
+
+  // Layers inside a residual block: a plain chain whose names are local to the block.
+  void chain(const std::vector<LayerSpec>& specs, Shape& shape, std::vector<ResolvedLayer>& out) {
+    for (const LayerSpec& l : specs) {
+      if (l.kind == LayerKind::Residual) layer_error(l, "residual blocks do not nest");
+      if (!l.inputs.empty()) layer_error(l, "layers inside a residual block read the previous one (no inputs:)");
+      ResolvedLayer r;
+      r.spec = l;
+      r.in = shape;
+      try {
+        r.out = layer_shape(l, {shape}, {"previous"}, r.params);
+      } catch (const std::invalid_argument& e) {
+        layer_error(l, e.what());
+      }
+      if (r.out.elements() > limits::kTensorElements)
+        layer_error(l, "output of " + std::to_string(r.out.elements()) + " elements per sample, expected at most " +
+                           format_limit(limits::kTensorElements));
+      m_net.params += r.params;
+      if (m_net.params > limits::kParams)
+        layer_error(l, "the network has more than " + format_limit(limits::kParams) + " parameters");
+      shape = r.out;
+      out.push_back(std::move(r));
+    }
+  }
+
+  ResolvedNetwork& m_net;
+  std::map<std::string, const LayerSpec*> m_all;
+  std::map<std::string, Tensor> m_tensors;
+  std::string m_last;
+};
 
 }  // namespace
 
 ResolvedNetwork resolve_network(const NetworkSpec& spec) {
   ResolvedNetwork net;
   net.input = spec.input;
-  Shape shape = spec.input;
-  resolve_list(spec.layers, shape, net.layers, net.params);
-  if (spec.classes > 0 && shape.elements() != spec.classes)
-    throw std::invalid_argument("the network ends with " + std::to_string(shape.elements()) +
-                                " outputs but the workload has " + std::to_string(spec.classes) +
-                                " classes");
+  net.fields = static_cast<int64_t>(spec.fields.size());
+  Resolver r(spec, net);
+  r.top(spec.layers);
+  const Shape& last = r.last_shape();
+  if (spec.classes > 0 && !last.sequence && last.elements() != spec.classes)
+    throw std::invalid_argument("the network ends with " + std::to_string(last.elements()) +
+                                " outputs but the workload has " + std::to_string(spec.classes) + " classes");
   return net;
 }
 

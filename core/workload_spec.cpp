@@ -6,24 +6,69 @@
 #include "core/kinds.h"
 #include "core/limits.h"
 #include "core/network_parse.h"
+#include "core/transformer_spec.h"
 
 namespace kp {
 namespace {
 
 using namespace limits;
 
-void parse_network(ConfigMap& root, WorkloadSpec& w) {
-  ConfigMap in = root.map("input");
-  w.network.input.c = in.integer("channels", 1, kChannels);
-  w.network.input.h = in.integer_or("height", 1, kImageSide, 1);
-  w.network.input.w = in.integer_or("width", 1, kImageSide, 1);
-  if (w.network.input.c * w.network.input.h * w.network.input.w > kTensorElements)  // each <= 2^20
-    in.error("channels", "channels x height x width is " +
-                             std::to_string(w.network.input.c * w.network.input.h * w.network.input.w) +
-                             " elements, expected at most " + format_limit(kTensorElements));
+// input: an image {channels, height, width}, token ids {sequence, vocab} or a feature sequence
+// {sequence, features} (e.g. audio frames x filterbank features).
+void parse_input(ConfigMap& in, NetworkSpec& net) {
+  Shape& s = net.input;
+  if (in.has("fields")) {
+    // fields: {user: 6040, item: 3706}: one id per sample from each vocabulary.
+    in.mark_used("fields");
+    const YAML::Node f = in.node()["fields"];
+    if (!f.IsMap() || f.size() == 0) in.error("fields", "expected a map of field names to vocabulary sizes");
+    ConfigMap fm = in.map("fields");
+    if (f.IsMap())
+      for (const auto& kv : f) {
+        const std::string name = kv.first.Scalar();
+        net.field_names.push_back(name);
+        net.fields.push_back(Shape{1, 1, 1, true, fm.integer(name, 2, kVocab)});
+      }
+    if (!net.fields.empty()) s = net.fields.front();
+    in.check_unknown();
+    return;
+  }
+  if (in.has("sequence")) {
+    s.sequence = true;
+    s.h = in.integer("sequence", 1, kSequence);
+    s.w = 1;
+    if (in.has("vocab") == in.has("features"))
+      in.error("sequence", "a sequence input gives vocab (token ids) or features (feature vectors), one of them");
+    if (in.has("vocab")) s.c = 1, s.vocab = in.integer("vocab", 2, kVocab);
+    else s.c = in.integer_or("features", 1, kChannels, 1);
+  } else {
+    s.c = in.integer("channels", 1, kChannels);
+    s.h = in.integer_or("height", 1, kImageSide, 1);
+    s.w = in.integer_or("width", 1, kImageSide, 1);
+    if (s.c * s.h * s.w > kTensorElements)  // each <= 2^20
+      in.error("channels", "channels x height x width is " + std::to_string(s.c * s.h * s.w) +
+                               " elements, expected at most " + format_limit(kTensorElements));
+  }
   in.check_unknown();
-  w.network.classes = root.integer("classes", 2, kChannels);
+}
+
+void parse_network(ConfigMap& root, WorkloadSpec& w) {
+  if (root.has("transformer")) {
+    if (root.has("network")) root.error("network", "give either transformer: or network:, not both");
+    if (root.has("input")) root.error("input", "transformer: sets the input (vocab and sequence)");
+    ConfigMap t = root.map("transformer");
+    w.network = parse_transformer(t);
+    t.check_unknown();
+    return;
+  }
+  ConfigMap in = root.map("input");
+  parse_input(in, w.network);
   w.network.layers = parse_layers(root, "network");
+  // An image classifier states its classes (checked against the last layer); sequence models and
+  // detectors end in per-position or per-cell outputs and may leave it out.
+  const bool classifier = !w.network.input.sequence && !w.network.layers.empty() &&
+                          w.network.layers.back().kind == LayerKind::SoftmaxCrossEntropy;
+  if (classifier || root.has("classes")) w.network.classes = root.integer("classes", 2, kChannels);
 }
 
 void parse_optimizer(ConfigMap o, OptimizerSpec& opt) {
@@ -94,7 +139,13 @@ WorkloadSpec parse_workload(const ConfigDoc& doc) {
   parse_optimizer(root.map("optimizer"), w.optimizer);
 
   ConfigMap t = root.map("target");
-  w.target.validation_error = t.number("validation_error", 0.0, 1.0);
+  // Classifiers state an error rate; language models a validation cross-entropy in nats per token.
+  if (t.has("validation_loss")) {
+    if (t.has("validation_error")) t.error("validation_error", "give validation_error or validation_loss, not both");
+    w.target.validation_loss = t.number("validation_loss", 1e-6, 100.0);
+  } else {
+    w.target.validation_error = t.number("validation_error", 0.0, 1.0);
+  }
   w.target.eval_every = t.integer_or("eval_every", 1, kSteps, 100);
   w.target.max_steps = t.integer_or("max_steps", 1, kSteps, 100000);
   t.check_unknown();
@@ -117,7 +168,8 @@ WorkloadSpec parse_workload(const ConfigDoc& doc) {
   try {
     resolve_network(w.network);
   } catch (const std::invalid_argument& e) {
-    throw ConfigError({doc.at(doc.root()["network"], "network", e.what())});
+    const char* key = root.has("transformer") ? "transformer" : "network";
+    throw ConfigError({doc.at(doc.root()[key], key, e.what())});
   }
   return w;
 }

@@ -50,6 +50,7 @@ struct OptimizerSpec {
 
 struct TargetSpec {
   double validation_error = 0.1;
+  double validation_loss = 0;    // nats per token where given instead (language models)
   int64_t eval_every = 100;      // steps between validation evaluations
   int64_t max_steps = 100000;    // budget per trial
 };

@@ -21,7 +21,25 @@ StepProfileBuilder::StepProfileBuilder(const LoweredStep& step, double bucket_by
       m_batch(per_learner_batch),
       m_layers(layers) {}
 
-void StepProfileBuilder::add(const Op& op, const OpCost& c) {
+namespace {
+
+// An op that runs `times` times one after another (a recurrence) costs `times` of one run: each
+// run waits for the one before, so nothing of it overlaps.
+OpCost repeated(const OpCost& one, int64_t times) {
+  if (times == 1) return one;
+  const double t = static_cast<double>(times);
+  OpCost c = one;
+  c.seconds *= t, c.compute_s *= t, c.stall_s *= t;
+  c.cycles *= times, c.total_cycles *= times, c.stall_cycles *= times, c.tiles *= times;
+  c.macs *= t, c.vector_ops *= t, c.sram_bytes *= t, c.dram_bytes *= t;
+  c.dram_read_bytes *= t, c.dram_write_bytes *= t;
+  return c;
+}
+
+}  // namespace
+
+void StepProfileBuilder::add(const Op& op, const OpCost& one) {
+  const OpCost c = repeated(one, op.serial);
   if (op.phase == Phase::Forward) m_prof.forward_s += c.seconds;
   else if (op.phase == Phase::Update) m_prof.optimizer_s += c.seconds;
   else m_prof.backward_s += c.seconds;
@@ -100,7 +118,8 @@ UpdateResult finish_update(const StepProfile& prof, const HardwareSpec& hw, int6
 
 int64_t accumulation_steps(const HardwareSpec& hw, const LoweredStep& step, int64_t m, int64_t bytes_per_element) {
   const double bpe = static_cast<double>(bytes_per_element);
-  const double fixed = 3.0 * static_cast<double>(step.params) * bpe;
+  // Weights, gradients and the optimizer's state tensors (velocity; Adam's two moments).
+  const double fixed = (2.0 + step.optimizer_state_tensors) * static_cast<double>(step.params) * bpe;
   const double per_sample = static_cast<double>(step.activation_elements_per_sample) * bpe;
   const double room = hw.dram.capacity_bytes - fixed;
   if (room < per_sample)

@@ -31,9 +31,15 @@ double dram_batch_s(const DramSpec& dram, const int64_t* transfer_bytes, int n_t
   return dram.latency_s + static_cast<double>(bursts * kDramBurstBytes) / channel_bw;
 }
 
-TilePlan TilePlan::gemm(const HardwareSpec& hw, const GemmDims& g, double a_unique_fraction, int64_t bpe) {
+TilePlan TilePlan::gemm(const HardwareSpec& hw, const GemmDims& problem, double a_unique_fraction, int64_t bpe,
+                        double out_fraction) {
   TilePlan p;
+  GemmDims g = problem;
+  g.m *= g.groups;
+  g.groups = 1;
   p.m_hw = &hw, p.m_gemm = true, p.m_g = g, p.m_afrac = a_unique_fraction, p.m_bpe = bpe;
+  p.m_group_rows = problem.groups > 1 ? problem.m : 0;
+  p.m_out_fraction = out_fraction;
   if (g.m == 0 || g.n == 0 || g.k == 0) return p;
   const SystolicArraySpec& a = hw.array;
   // The array side each GEMM dimension maps on (fold_mapping): tiles are multiples of it.
@@ -162,8 +168,15 @@ TileStep TilePlan::gemm_step(int64_t t) const {
   const bool b_new = first || m_nk > 1 || (i == 0 && kk == 0);  // whole-K B stays across the M tiles
   const double bpe = static_cast<double>(m_bpe);
   if (a_new) s.read_bytes += static_cast<int64_t>(std::ceil(static_cast<double>(m) * k * bpe * m_afrac));
-  if (b_new) s.read_bytes += k * n * m_bpe;
-  if (kk == m_nk - 1) s.write_bytes = m * n * m_bpe;
+  if (m_group_rows > 0) {
+    // A batched GEMM: the B of each problem the tile's rows cover, ceil(rows / problem rows) of
+    // them (exact where tiles hold whole problems; a tile's size alone decides it, so every tile of
+    // a size reads the same, as the closed form over representative tiles needs).
+    s.read_bytes += ceil_div(m, m_group_rows) * k * n * m_bpe;
+  } else if (b_new) {
+    s.read_bytes += k * n * m_bpe;
+  }
+  if (kk == m_nk - 1) s.write_bytes = static_cast<int64_t>(std::ceil(static_cast<double>(m * n * m_bpe) * m_out_fraction));
   return s;
 }
 

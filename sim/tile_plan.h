@@ -47,8 +47,12 @@ struct TileStep {
 
 class TilePlan {
  public:
-  // GEMM on the arrays; bytes_per_element of the operands.
-  static TilePlan gemm(const HardwareSpec& hw, const GemmDims& g, double a_unique_fraction, int64_t bytes_per_element);
+  // GEMM on the arrays; bytes_per_element of the operands. A batched GEMM (g.groups > 1) is tiled
+  // with its problems stacked along M (their A and C rows are disjoint), and every tile reads the
+  // B operand of each problem its rows cover (ceil(tile rows / problem rows)). out_fraction of the
+  // output is written to DRAM (0: a fused kernel keeps it on chip).
+  static TilePlan gemm(const HardwareSpec& hw, const GemmDims& g, double a_unique_fraction, int64_t bytes_per_element,
+                       double out_fraction = 1.0);
   // Elementwise op on the vector units.
   static TilePlan elementwise(const HardwareSpec& hw, double elements, double ops_per_element, double tensors_moved,
                               int64_t bytes_per_element);
@@ -74,8 +78,9 @@ class TilePlan {
   bool m_gemm = true;
   int64_t m_tiles = 0;
   // GEMM
-  GemmDims m_g;
-  double m_afrac = 1;
+  GemmDims m_g;          // groups stacked: m = groups * problem rows
+  int64_t m_group_rows = 0;  // rows of one problem where groups > 1, else 0
+  double m_afrac = 1, m_out_fraction = 1;
   int64_t m_bpe = 2;
   int64_t m_tm = 0, m_tn = 0, m_tk = 0, m_nm = 0, m_nn = 0, m_nk = 0;
   TileStep m_class[8];  // compute of the (full/edge M, N, K) tile classes, traffic left zero

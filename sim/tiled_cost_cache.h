@@ -18,7 +18,7 @@
 namespace kp {
 
 TiledCost cached_gemm_tiled_cost(const HardwareSpec& hw, const GemmDims& g, double a_unique_fraction,
-                                 int64_t bytes_per_element);
+                                 int64_t bytes_per_element, double out_fraction = 1.0);
 TiledCost cached_elementwise_tiled_cost(const HardwareSpec& hw, double elements, double ops_per_element,
                                         double tensors_moved, int64_t bytes_per_element);
 

@@ -122,6 +122,23 @@ Dataset load_workload_dataset(const WorkloadSpec& w, const std::string& data_ove
     throw error_at(Diagnostic{}, w.source_file, "optimizer.kind",
                    "the trainer measures step curves with sgd, momentum or nesterov; adam, adamw and lamb "
                    "are simulated but not trained here");
+  // The trainer chains its layers; graphs and the sequence kinds are simulated, not trained here.
+  for (const LayerSpec& l : w.network.layers) {
+    if (d.kind != "fashion_mnist" && d.kind != "synthetic") break;  // refused below for its data
+    static const LayerKind trainable[] = {LayerKind::Dense,   LayerKind::Conv2d,  LayerKind::MaxPool,
+                                          LayerKind::Relu,    LayerKind::Flatten, LayerKind::BatchNorm,
+                                          LayerKind::SoftmaxCrossEntropy};
+    bool ok = l.inputs.empty() && (l.kind != LayerKind::Conv2d || (l.groups == 1 && l.dilation == 1 &&
+                                                                    l.kernel_w == 0 && l.stride_w == 0 &&
+                                                                    l.padding != Padding::Explicit));
+    ok = ok && std::find(std::begin(trainable), std::end(trainable), l.kind) != std::end(trainable);
+    if (!ok)
+      throw error_at(l.at, w.source_file, "network",
+                     std::string("the trainer has no ") + layer_kind_name(l.kind) +
+                         (l.inputs.empty() ? "" : " reading inputs:") +
+                         " layer of this form (it trains chains of dense, conv2d, maxpool, relu, flatten and "
+                         "batchnorm layers); this workload can be simulated but not trained here");
+  }
   if (d.kind == "fashion_mnist") {
     const std::string dir = !data_override.empty() ? data_override
                             : !d.path.empty()      ? d.path

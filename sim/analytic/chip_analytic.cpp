@@ -28,9 +28,9 @@ void set_clock_cycles(OpCost& c, double clock_hz) {
 ChipAnalytic::ChipAnalytic(const HardwareSpec& hw, int64_t bytes_per_element)
     : m_hw(hw), m_bytes(bytes_per_element) {}
 
-OpCost ChipAnalytic::gemm_cost(const GemmDims& g, double a_unique_fraction) const {
-  if (g.m == 0 || g.n == 0 || g.k == 0) return OpCost{};
-  OpCost c = from_tiles(cached_gemm_tiled_cost(m_hw, g, a_unique_fraction, m_bytes));
+OpCost ChipAnalytic::gemm_cost(const GemmDims& g, double a_unique_fraction, double out_fraction) const {
+  if (g.m == 0 || g.n == 0 || g.k == 0 || g.groups == 0) return OpCost{};
+  OpCost c = from_tiles(cached_gemm_tiled_cost(m_hw, g, a_unique_fraction, m_bytes, out_fraction));
   const SystolicArraySpec& a = m_hw.array;
   c.utilization = c.macs / (c.seconds * m_hw.clock_hz * static_cast<double>(a.rows * a.cols * a.count));
   set_clock_cycles(c, m_hw.clock_hz);
@@ -46,7 +46,7 @@ OpCost ChipAnalytic::elementwise_cost(double elements, double ops_per_element, d
 }
 
 OpCost ChipAnalytic::cost(const Op& op, int64_t batch) const {
-  if (op.kind == OpKind::Gemm) return gemm_cost(op.gemm_at(batch), op.a_unique_fraction);
+  if (op.kind == OpKind::Gemm) return gemm_cost(op.gemm_at(batch), op.a_unique_fraction, op.out_fraction);
   return elementwise_cost(static_cast<double>(op.elements_at(batch)), op.ops_per_element, op.tensors_moved,
                           op_bytes(op));
 }

@@ -33,7 +33,7 @@ class ChipAnalytic {
   ChipAnalytic(const HardwareSpec& hw, int64_t bytes_per_element);
   OpCost cost(const Op& op, int64_t batch) const;
   // a_unique_fraction: see Op (implicit GEMM: DRAM moves the tensor behind the im2col view once).
-  OpCost gemm_cost(const GemmDims& g, double a_unique_fraction = 1.0) const;
+  OpCost gemm_cost(const GemmDims& g, double a_unique_fraction = 1.0, double out_fraction = 1.0) const;
   OpCost elementwise_cost(double elements, double ops_per_element, double tensors_moved,
                           int64_t bytes_per_element) const;
   const HardwareSpec& hw() const { return m_hw; }

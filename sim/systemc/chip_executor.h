@@ -31,6 +31,7 @@ struct ScOp {
   bool gemm = true;
   GemmDims g;                      // GEMM
   double a_unique_fraction = 1.0;  // GEMM: see Op
+  double out_fraction = 1.0;       // GEMM: see Op
   double elements = 0, ops_per_element = 1, tensors_moved = 2;  // elementwise
   int64_t bytes_per_element = 2;
 };

@@ -27,7 +27,7 @@ ScChipRun SystemcUpdate::chip_run(int64_t per_learner_batch) const {
     ScOp s;
     s.gemm = op.kind == OpKind::Gemm;
     s.g = op.gemm_at(m);
-    s.a_unique_fraction = op.a_unique_fraction;
+    s.a_unique_fraction = op.a_unique_fraction, s.out_fraction = op.out_fraction;
     s.elements = static_cast<double>(op.elements_at(m));
     s.ops_per_element = op.ops_per_element, s.tensors_moved = op.tensors_moved;
     s.bytes_per_element = m_chip.op_bytes(op);

@@ -268,8 +268,10 @@ TEST(ConfigErrors, WorkloadUnknownLayerKindListsKnown) {
   std::string path;
   const std::string error = workload_error(text, "w.yaml", path);
   EXPECT_EQ(error, path + ":5:12: error: network[0].kind: unknown layer kind \"flaten\" (known: dense, conv2d, "
-                          "maxpool, avgpool, global_avgpool, relu, batchnorm, flatten, softmax_cross_entropy, "
-                          "residual)");
+                          "conv1d, maxpool, avgpool, global_avgpool, relu, leaky_relu, gelu, silu, swiglu, tanh, "
+                          "sigmoid, softmax, dropout, batchnorm, layernorm, rmsnorm, flatten, add, multiply, concat, "
+                          "reshape, transpose, embedding, attention, lstm, gru, upsample, softmax_cross_entropy, "
+                          "sigmoid_cross_entropy, ctc, residual)");
 }
 
 TEST(ConfigErrors, WorkloadImpossibleShape) {
@@ -280,7 +282,8 @@ TEST(ConfigErrors, WorkloadImpossibleShape) {
       "step_curve: {source: law, n_inf: 10, alpha: 100}\n";
   std::string path;
   const std::string error = workload_error(text, "w2.yaml", path);
-  EXPECT_EQ(error, path + ":5:3: error: network: layer \"fc\" (dense): input is 1x4x4, a dense layer needs a "
+  // At the layer itself, not at the network: key.
+  EXPECT_EQ(error, path + ":5:5: error: network[0]: layer \"fc\" (dense): input is 1x4x4, a dense layer needs a "
                           "flatten before it");
 }
 

@@ -146,7 +146,7 @@ TEST(HostileYaml, WorkloadSizesAndProductsAreBounded) {
             "wl.yaml:5:14: error: network[0].repeat: expands to more than 2^16 (65536) layers");
   // A dense layer of 2^24 units on a 2^24-unit input: 2^48 parameters.
   EXPECT_EQ(wl(6, "  - {kind: dense, units: 16777216}\n  - {kind: dense, units: 16777216}"),
-            "wl.yaml:5:3: error: network: layer \"dense3\" (dense): more than 2^40 (1099511627776) parameters");
+            "wl.yaml:7:5: error: network[2]: layer \"dense3\" (dense): more than 2^40 (1099511627776) parameters");
 }
 
 TEST(HostileYaml, BaseFilesKeepPositionsOfBothFiles) {

@@ -25,7 +25,7 @@ WorkloadCase load_workload_case(const std::string& workload_file, const std::vec
     if (o.rfind("workload.", 0) == 0) wdoc.apply_override(o.substr(9));
   c.workload = parse_workload(wdoc);
   c.network = resolve_network(c.workload.network);
-  c.step = lower_training_step(c.network);
+  c.step = lower_training_step(c.network, c.workload.optimizer.kind);
   c.law = resolve_step_law(c.workload, workload_file);
   return c;
 }

@@ -13,7 +13,7 @@ Case load_update_case(const std::string& hw_file, const std::string& workload_fi
     if (o.rfind("workload.", 0) == 0) wdoc.apply_override(o.substr(9));
   c.workload = parse_workload(wdoc);
   c.network = resolve_network(c.workload.network);
-  c.step = lower_training_step(c.network);
+  c.step = lower_training_step(c.network, c.workload.optimizer.kind);
   return c;  // c.law: not resolved (see the header)
 }
 
