@@ -5,7 +5,10 @@
 //    10 designs re-simulated in SystemC (goal: <= 30 s on 2 cores), and 10,000 design points.
 // 3. 10^4 ResNet-50 designs x 9 (M, P) points, analytic, with the tile-plan cache off and on
 //    (goal <= 3 s on 2 cores).
-// Usage: bench_analytic [SOURCE_DIR [--quick|--designs]]   (--quick: part 1 only; --designs: 3 only)
+// 4. One SystemC training update of the GPT-3 1.3B decoder on one H100-like chip (issue 34's goal:
+//    <= 0.5 s wall), beside its analytic twin.
+// Usage: bench_analytic [SOURCE_DIR [--quick|--designs|--systemc]]   (--quick: part 1 only;
+// --designs: 3 only; --systemc: 4 only)
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,7 +40,8 @@ std::string load_average() {
 }
 
 void bench_points(const std::string& src) {
-  const char* workloads[] = {"fmnist_mlp", "fmnist_simple_cnn", "resnet18_cifar10", "resnet50_imagenet"};
+  const char* workloads[] = {"fmnist_mlp",        "fmnist_simple_cnn", "resnet18_cifar10",
+                             "resnet50_imagenet", "gpt2_small",        "bert_large_squad"};
   std::printf("%-20s %8s %14s %14s\n", "workload", "ops", "points", "points/s");
   for (const char* w : workloads) {
     const kp::Case c = kp::load_case(src + "/hw_configs/tpu_v3_pod.yaml", src + "/workloads/" + w + ".yaml");
@@ -129,12 +133,28 @@ void bench_designs(const std::string& head) {
 
 }  // namespace
 
+void bench_systemc_decoder(const std::string& src) {
+  const kp::Case c = kp::load_case(src + "/hw_configs/h100_cluster.yaml", src + "/workloads/gpt3_1p3b.yaml");
+  for (const char* fidelity : {"analytic", "systemc"}) {
+    const auto model = kp::make_update_model(c, fidelity);
+    const auto t0 = std::chrono::steady_clock::now();
+    const kp::UpdateResult r = model->simulate(8, 1);
+    std::printf("gpt3_1p3b, 1 chip, M = 8: %-8s T_update %.4g s, %zu ops, %.3f s wall%s\n", fidelity,
+                r.breakdown.t_update_s, c.step.ops.size(), seconds_since(t0),
+                std::string(fidelity) == "systemc" ? " [goal <= 0.5 s]" : "");
+  }
+}
+
 int main(int argc, char** argv) {
   const std::string src = argc > 1 ? argv[1] : KP_SOURCE_DIR;
   const std::string mode = argc > 2 ? argv[2] : "";
   std::printf("load average: %s\n", load_average().c_str());
   const std::string head = "name: bench\nworkload: " + src + "/workloads/resnet50_imagenet.yaml\nhardware: [" + src +
                            "/hw_configs/tpu_v3_pod.yaml]\n";
+  if (mode == "--systemc") {
+    bench_systemc_decoder(src);
+    return 0;
+  }
   if (mode == "--designs") {  // the 10^4-design study alone, tile-plan cache off then on
     bench_designs(head);
     return 0;

@@ -65,6 +65,11 @@ int run_simulate(const Args& args) {
     j.begin_object().key("fidelity").value(model->fidelity());
     j.key("t_update_s").value(b.t_update_s).key("per_learner_batch").value(r.per_learner_batch);
     j.key("accumulation_steps").value(r.accumulation_steps);
+    // What the workload is, independent of the hardware: GEMM FLOPs of forward and backward.
+    j.key("parameters").value(c.step.params);
+    j.key("flops_per_sample").value(2.0 * c.step.gemm_macs_per_sample());
+    j.key("tokens_per_sample").value(c.step.tokens_per_sample);
+    j.key("tokens_per_step").value(c.step.tokens_per_sample * batch);
     j.key("breakdown_s").begin_object();
     j.key("forward").value(b.forward_s).key("backward").value(b.backward_s);
     j.key("allreduce").value(b.allreduce_s).key("allreduce_exposed").value(b.allreduce_exposed_s);
@@ -86,6 +91,11 @@ int run_simulate(const Args& args) {
               c.workload.name.c_str(), c.hw.name.c_str(), static_cast<long long>(batch),
               static_cast<long long>(learners), static_cast<long long>(r.per_learner_batch), model->fidelity());
   std::printf("  T_update          %s\n", human_seconds(b.t_update_s).c_str());
+  std::printf("  parameters        %lld; %.4g GEMM FLOP per sample (forward + backward)\n",
+              static_cast<long long>(c.step.params), 2.0 * c.step.gemm_macs_per_sample());
+  if (c.step.tokens_per_sample > 0)
+    std::printf("  tokens            %lld per sample, %lld per step\n", static_cast<long long>(c.step.tokens_per_sample),
+                static_cast<long long>(c.step.tokens_per_sample * batch));
   if (r.accumulation_steps > 1)
     std::printf("  accumulation      %lld micro-steps (the per-learner batch does not fit device memory)\n",
                 static_cast<long long>(r.accumulation_steps));
