@@ -7,6 +7,8 @@
 #include <exception>
 #include <set>
 
+#include "core/config_error.h"
+
 namespace kp {
 
 namespace {
@@ -60,8 +62,17 @@ std::vector<int64_t> attr_ints(const onnx::NodeProto& n, const std::string& name
 }
 
 OnnxGraph::OnnxGraph(onnx::ModelProto model, std::string path) : m_model(std::move(model)), m_path(std::move(path)) {
+  std::set<std::string> made;
+  for (const auto& v : graph().input()) made.insert(v.name());
+  for (const auto& t : graph().initializer()) made.insert(t.name());
   for (int i = 0; i < node_count(); ++i) {
     const onnx::NodeProto& n = node(i);
+    for (const std::string& in : n.input())
+      if (!in.empty() && !made.count(in))
+        throw ConfigError(m_path, "node " + std::to_string(i) + " \"" + n.name() + "\" (op " + n.op_type() +
+                                      ") reads tensor \"" + in + "\" before any node makes it: a dangling input, "
+                                      "or nodes out of topological order");
+    for (const std::string& o : n.output()) made.insert(o);
     for (const std::string& o : n.output())
       if (!o.empty()) m_producer[o] = i;
     for (const std::string& in : n.input())

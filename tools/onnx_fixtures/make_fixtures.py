@@ -141,6 +141,40 @@ def written_models():
     return [("mlp_dropout_gelu", 784 * 128 + 128 + 128 * 10 + 10), ("unsupported_topk", 8 * 16)]
 
 
+def bad_inputs():
+    """Broken models for tests/data/bad_inputs/onnx.tsv (the catalogue of refused inputs)."""
+    bad = os.path.join(OUT, "..", "bad_inputs")
+    def save(name, nodes, inputs, output, extra=()):
+        graph = helper.make_graph(nodes, name, inputs + list(extra), [output])
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), os.path.join(bad, name + ".onnx"))
+    # A batch dimension left symbolic (dynamic_axes): layer sizes would be unknown.
+    save("onnx_dynamic_batch", [helper.make_node("Relu", ["input"], ["output"], name="relu")],
+         [helper.make_tensor_value_info("input", TensorProto.FLOAT, ["N", 3, 8, 8])],
+         helper.make_tensor_value_info("output", TensorProto.FLOAT, ["N", 3, 8, 8]))
+    # A product of two activations that is no attention block.
+    save("onnx_matmul_activations",
+         [helper.make_node("Gemm", ["input", "w"], ["h"], name="fc", transB=1),
+          helper.make_node("Transpose", ["h"], ["h_t"], name="t"),
+          helper.make_node("MatMul", ["h", "h_t"], ["output"], name="outer")],
+         [float_input("input", [1, 4])], float_input("output", [1, 1]), [float_input("w", [4, 4])])
+    # A node reading a tensor that nothing makes (or that is made only later).
+    save("onnx_dangling", [helper.make_node("Add", ["input", "ghost"], ["output"], name="add")],
+         [float_input("input", [1, 3, 4, 4])], float_input("output", [1, 3, 4, 4]))
+    # Two graph outputs: a workload has one loss input.
+    save("onnx_two_outputs",
+         [helper.make_node("Relu", ["input"], ["a"], name="r1"), helper.make_node("Sigmoid", ["input"], ["b"], name="s1")],
+         [float_input("input", [1, 3, 4, 4])], float_input("a", [1, 3, 4, 4]), [])
+    model = onnx.load(os.path.join(bad, "onnx_two_outputs.onnx"))
+    model.graph.output.append(float_input("b", [1, 3, 4, 4]))
+    onnx.save(model, os.path.join(bad, "onnx_two_outputs.onnx"))
+    # A real model cut short: corrupt protobuf data.
+    with open(os.path.join(OUT, "seq_ops.onnx"), "rb") as f:
+        data = f.read()
+    with open(os.path.join(bad, "onnx_truncated.onnx"), "wb") as f:
+        f.write(data[:333])
+    open(os.path.join(bad, "onnx_empty.onnx"), "wb").close()
+
+
 def main():
     torch.manual_seed(0)
     os.makedirs(OUT, exist_ok=True)
@@ -153,6 +187,7 @@ def main():
     export(ConvOps(), torch.randn(1, 3, 32, 32), "conv_ops", counts)
     export(SeqOps(), torch.randint(0, 100, (1, 20)), "seq_ops", counts)
     counts += written_models()
+    bad_inputs()
     with open(os.path.join(OUT, "params.tsv"), "w") as f:
         f.write("# model\tparameters (PyTorch: sum of p.numel() over model.parameters(); "
                 "written by tools/onnx_fixtures/make_fixtures.py)\n")
