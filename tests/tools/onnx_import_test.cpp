@@ -107,6 +107,16 @@ TEST(OnnxImport, TransformerEncoderAttentionIsOneLayer) {
   EXPECT_EQ(adds[0]->inputs, (std::vector<std::string>{"input", "layers.0.dropout1"}));
 }
 
+TEST(OnnxImport, MaskedScoresMakeACausalAttention) {
+  const ImportedNetwork n = import("causal_encoder");
+  const auto att = of_kind(n, "attention");
+  ASSERT_EQ(att.size(), 1u);
+  EXPECT_EQ(key(*att[0], "causal"), "true");  // torch.triu(-inf) added to the scores
+  EXPECT_EQ(key(*att[0], "heads"), "2");
+  EXPECT_EQ(att[0]->parameters, 4 * 32 * 32 + 4 * 32);
+  EXPECT_TRUE(of_kind(n, "dropout").empty());  // dropout=0.0 exports Dropout nodes that do nothing
+}
+
 TEST(OnnxImport, RecurrentLayersUsePyTorchsTwoBiasVectors) {
   const ImportedNetwork n = import("lstm_gru");
   EXPECT_EQ(n.input_yaml, "{sequence: 12, features: 32}");

@@ -145,6 +145,15 @@ void set_input(MapperState& s) {
   for (int64_t v : d)
     if (v <= 0) throw ConfigError(g.path(), "network input \"" + g.input_name() + "\" has an unknown dimension: "
                                             "export with fixed shapes (no dynamic_axes)");
+  // Parameters are float; an integer or boolean graph input after the first is more data (ids, a mask).
+  for (int k = 1; k < g.graph().input_size(); ++k) {
+    const int t = g.graph().input(k).type().tensor_type().elem_type();
+    if (t != onnx::TensorProto::FLOAT && t != onnx::TensorProto::FLOAT16 && t != onnx::TensorProto::BFLOAT16 &&
+        t != onnx::TensorProto::DOUBLE)
+      throw ConfigError(g.path(), "graph input \"" + g.graph().input(k).name() +
+                                      "\" is a second data input (not float, so no weight): a kneepoint workload has "
+                                      "one network input");
+  }
   TensorView v;
   if ((type == onnx::TensorProto::INT64 || type == onnx::TensorProto::INT32) && d.size() == 2) {
     int64_t vocab = 0;

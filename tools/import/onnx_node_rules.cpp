@@ -214,6 +214,12 @@ std::string map_node(MapperState& s, int i) {
   if (op == "Dropout") {
     const auto ratio = g.constant(in(1));
     const double rate = ratio && !ratio->empty() ? (*ratio)[0] : attr_float(n, "ratio", 0.5f);
+    if (rate == 0) {  // nn.Dropout(0.0) exports a Dropout that does nothing
+      const std::optional<Ref> x = s.ref(n.input(0));
+      if (!x) return s.fail(i, "its input is not a mapped tensor");
+      s.alias(n.output(0), *x);
+      return "dropout rate 0 (no layer)";
+    }
     return unary(s, i, "dropout", n.input(0), n.output(0), {{"rate", number(rate)}});
   }
   if (op == "Conv") return map_conv(s, i);

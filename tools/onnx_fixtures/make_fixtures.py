@@ -52,6 +52,19 @@ class Recurrent(torch.nn.Module):
         return self.fc(y)
 
 
+class CausalEncoder(torch.nn.Module):
+    """One decoder-style encoder layer whose causal mask is built inside forward (a constant)."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer = torch.nn.TransformerEncoderLayer(32, 2, 64, dropout=0.0, batch_first=True)
+
+    def forward(self, x):
+        s = x.shape[1]
+        mask = torch.triu(torch.full((s, s), float("-inf")), diagonal=1)
+        return self.layer(x, src_mask=mask)
+
+
 class ConvOps(torch.nn.Module):
     """Grouped, dilated, rectangular and depthwise convolutions, batchnorm, pools, concat,
     multiply, sigmoid, tanh, nearest upsampling, a residual add, global pool, flatten, dense."""
@@ -160,6 +173,10 @@ def bad_inputs():
     # A node reading a tensor that nothing makes (or that is made only later).
     save("onnx_dangling", [helper.make_node("Add", ["input", "ghost"], ["output"], name="add")],
          [float_input("input", [1, 3, 4, 4])], float_input("output", [1, 3, 4, 4]))
+    # A second data input (int64 ids beside the features): NCF-style models have two.
+    save("onnx_two_data_inputs", [helper.make_node("Relu", ["input"], ["output"], name="relu")],
+         [float_input("input", [1, 4]), helper.make_tensor_value_info("ids", TensorProto.INT64, [1, 4])],
+         float_input("output", [1, 4]))
     # Two graph outputs: a workload has one loss input.
     save("onnx_two_outputs",
          [helper.make_node("Relu", ["input"], ["a"], name="r1"), helper.make_node("Sigmoid", ["input"], ["b"], name="s1")],
@@ -183,6 +200,7 @@ def main():
     enc = torch.nn.TransformerEncoder(
         torch.nn.TransformerEncoderLayer(64, 4, 128, dropout=0.1, batch_first=True), 2)
     export(enc, torch.randn(1, 16, 64), "transformer_encoder", counts)
+    export(CausalEncoder(), torch.randn(1, 8, 32), "causal_encoder", counts)
     export(Recurrent(), torch.randn(1, 12, 32), "lstm_gru", counts)
     export(ConvOps(), torch.randn(1, 3, 32, 32), "conv_ops", counts)
     export(SeqOps(), torch.randint(0, 100, (1, 20)), "seq_ops", counts)
