@@ -17,6 +17,7 @@ int run_fit(const Args& args);
 int run_validate(const Args& args);
 int run_curve(const Args& args);
 int run_report(const Args& args);
+int run_import(const Args& args);  // built with KP_WITH_ONNX (tools/import/)
 
 struct StudyResult;
 // Writes report.html, report.md, points.csv and summary.json into `out` and prints the answer

@@ -31,6 +31,7 @@ constexpr VerbSummary kSummaries[] = {
     {"validate", "predicted against measured step and all-reduce times (validate pollux DIR)"},
     {"curve", "measure a workload's step curve (Shallue et al. 2018's protocol)"},
     {"report", "regenerate a finished study's report files from its journal"},
+    {"import", "a workload YAML from an ONNX model graph (import onnx MODEL.onnx --out F)"},
 };
 
 const char* summary_of(const char* verb) {

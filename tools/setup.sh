@@ -10,7 +10,9 @@ targets=()
 for t in "$@"; do targets+=(--target "$t"); done
 packages=(build-essential cmake pkg-config libsystemc-dev libeigen3-dev libyaml-cpp-dev
           libboost-program-options-dev libgtest-dev zlib1g-dev dataset-fashion-mnist
-          libopenmpi-dev openmpi-bin)
+          libopenmpi-dev openmpi-bin libonnx-dev libprotobuf-dev)
+# libonnx-dev (with libprotobuf-dev) reads ONNX models for `kneepoint import onnx`: its generated
+# protobuf classes and shape inference parse the format better than hand-written code would.
 # Test-only packages come from tools/test.sh (KP_EXTRA_PACKAGES), so the quick start does not pay for them.
 packages+=(${KP_EXTRA_PACKAGES:-})
 missing=()
