@@ -38,7 +38,7 @@ void glorot_uniform(T* w, int64_t n, int64_t fan_in, int64_t fan_out, std::mt199
 }
 
 template <class T>
-std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& l, int64_t max_batch,
+std::unique_ptr<FusedLayer<T>> make_layer(const ResolvedLayer& l, int64_t max_batch,
                                      GemmWorkspace* ws) {
   switch (l.spec.kind) {
     case LayerKind::Dense: return make_dense<T>(l, max_batch, ws);
@@ -53,9 +53,9 @@ std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& l, int64_t max_batch,
   }
 }
 
-template std::unique_ptr<Layer<float>> make_layer<float>(const ResolvedLayer&, int64_t,
+template std::unique_ptr<FusedLayer<float>> make_layer<float>(const ResolvedLayer&, int64_t,
                                                          GemmWorkspace*);
-template std::unique_ptr<Layer<double>> make_layer<double>(const ResolvedLayer&, int64_t,
+template std::unique_ptr<FusedLayer<double>> make_layer<double>(const ResolvedLayer&, int64_t,
                                                            GemmWorkspace*);
 template void he_normal<float>(float*, int64_t, int64_t, std::mt19937_64&);
 template void he_normal<double>(double*, int64_t, int64_t, std::mt19937_64&);
