@@ -1,7 +1,10 @@
 #pragma once
 // The fast path's layers (AVX-512 kernels, fusion with neighbours): Layer plus the hooks through
 // which the network fuses a layer with its neighbours and the optimizer's update. Each hook's
-// values are those of running the layers apart. Internal to kp_trainer.
+// values are those of running the layers apart. Internal to kp_trainer (includes Eigen; compiled
+// with the trainer's own flags, so never include it from outside models/trainer).
+#include <Eigen/Core>
+
 #include <cstdint>
 #include <memory>
 #include <type_traits>

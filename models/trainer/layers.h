@@ -1,14 +1,12 @@
 #pragma once
-// Internal to kp_trainer (includes Eigen; compiled with the trainer's own flags, so never include
-// it from outside models/trainer). The interface every layer has, reference or fused
-// (fused_layer.h adds the fast path's hooks). Contract: activations of a batch are a column-major matrix
-// (features, batch), one column per sample, features channels-last (HWC) so that a convolution's
-// GEMM output (filters, pixels*batch) already is the next layer's input. A layer's parameters are
+// The interface every layer has, reference or fused (fused_layer.h adds the fast path's hooks).
+// Internal to kp_trainer; Eigen-free, so that tests may hold layers through it. Contract:
+// activations of a batch are a column-major matrix (features, batch), one column per sample,
+// features channels-last (HWC) so that a convolution's GEMM output (filters, pixels*batch)
+// already is the next layer's input. A layer's parameters are
 // views into the network's one flat parameter array; backward() overwrites (never accumulates)
 // its parameter gradient and, when dx is not null, writes the input gradient. forward() may keep
 // what backward() needs (one backward per training forward, with the same x and y).
-#include <Eigen/Core>
-
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -32,8 +30,9 @@ class Layer {
   virtual void init(std::mt19937_64& /*rng*/, WeightInit /*kind*/) {}
   virtual void forward(const T* x, T* y, int64_t batch) = 0;
   virtual void backward(const T* x, const T* y, const T* dy, T* dx, int64_t batch) = 0;
-  // Training (batch statistics, dropout on) or evaluation (running statistics, dropout off).
-  void set_training(bool on) { m_training = on; }
+  // Training (batch statistics, dropout on) or evaluation (running statistics, dropout off);
+  // a layer holding layers passes it on.
+  virtual void set_training(bool on) { m_training = on; }
 
  protected:
   bool m_training = true;
@@ -48,6 +47,9 @@ inline int64_t pad_before(int64_t in, int64_t out, int64_t kernel, int64_t strid
   return std::max<int64_t>((out - 1) * stride + kernel - in, 0) / 2;
 }
 
+// N(0, sd^2) by Box-Muller on the raw engine output (portable: see layers.cpp).
+template <class T>
+void normal_fill(T* w, int64_t n, double sd, std::mt19937_64& rng);
 // He et al. 2015 ("Delving deep into rectifiers"): N(0, 2/fan_in), suited to ReLU networks.
 template <class T>
 void he_normal(T* w, int64_t n, int64_t fan_in, std::mt19937_64& rng);
