@@ -12,6 +12,7 @@
 #include "models/trainer/fused_layer.h"
 #include "models/trainer/reference_layers.h"
 #include "models/trainer/softmax_loss.h"
+#include "models/trainer/text_model.h"
 #include "models/trainer/worker_pool.h"
 
 namespace kp {
@@ -107,6 +108,23 @@ struct Network<T>::Impl {
       fused[r]->skip_fused(fwd, bwd);
     }
   }
+  // The flat parameter and gradient arrays, each layer's views into them, its initial values.
+  void bind_and_init(uint64_t seed, WeightInit init) {
+    int64_t total = 0;
+    for (auto& l : layers) total += l->param_count();
+    first_trainable = layers.size();
+    for (size_t i = layers.size(); i-- > 0;)
+      if (layers[i]->param_count() > 0) first_trainable = i;
+    params.assign(static_cast<size_t>(total), T(0));
+    grads.assign(static_cast<size_t>(total), T(0));
+    std::mt19937_64 rng(seed);
+    int64_t off = 0;
+    for (auto& l : layers) {
+      l->bind(params.data() + off, grads.data() + off);
+      l->init(rng, init);
+      off += l->param_count();
+    }
+  }
   void disarm() {
     for (auto* l : fused) l->disarm_packed_weights();
   }
@@ -149,7 +167,6 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
   };
   m->acts.push_back(buffer(m->in_elems));
   m->dacts.push_back(buffer(m->in_elems));
-  int64_t total = 0;
   const std::vector<ResolvedLayer> order =
       m->fast ? trainer_order(net)
               : std::vector<ResolvedLayer>(net.layers.begin(), net.layers.end() - 1);
@@ -160,26 +177,14 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
     } else {
       m->layers.push_back(trainer_detail::make_reference_layer<T>(l, max_batch));
     }
-    total += m->layers.back()->param_count();
     // A flatten keeps the memory order (HWC), so its output is its input: no copy either way.
     const bool flat = l.spec.kind == LayerKind::Flatten;
     m->acts.push_back(flat ? m->acts.back() : buffer(l.out.elements()));
     m->dacts.push_back(flat ? m->dacts.back() : buffer(l.out.elements()));
   }
   if (m->fast) m->fuse_neighbours(order);
-  m->first_trainable = m->layers.size();
-  for (size_t i = m->layers.size(); i-- > 0;)
-    if (m->layers[i]->param_count() > 0) m->first_trainable = i;
-  m->params.assign(static_cast<size_t>(total), T(0));
-  m->grads.assign(static_cast<size_t>(total), T(0));
-  std::mt19937_64 rng(seed);
+  m->bind_and_init(seed, init);
   int64_t off = 0;
-  for (auto& l : m->layers) {
-    l->bind(m->params.data() + off, m->grads.data() + off);
-    l->init(rng, init);
-    off += l->param_count();
-  }
-  off = 0;
   for (size_t i = 0; i < m->fused.size(); ++i) {
     WeightGradBlock<T> r;
     if (m->fused[i]->weight_matrix(&r.rows, &r.cols)) {
@@ -194,6 +199,31 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
     off += m->layers[i]->param_count();
   }
   m->deferred.reserve(m->blocks.size());
+}
+
+template <class T>
+Network<T>::Network(const TransformerSpec& spec, int64_t max_sequences, uint64_t seed)
+    : m(std::make_unique<Impl>()) {
+  if (max_sequences < 1) throw std::invalid_argument("max_sequences must be >= 1");
+  m->max_batch = max_sequences * spec.context;
+  m->in_elems = 1;  // a token id
+  m->classes = spec.vocab;
+  std::vector<trainer_detail::SizedLayer<T>> layers =
+      trainer_detail::make_transformer_layers<T>(spec, m->max_batch, seed);
+  m->softmax = std::make_unique<trainer_detail::SoftmaxLoss<T>>(m->classes, m->max_batch);
+  m->storage.reserve(2 * layers.size() + 2);  // no reallocation: acts keeps pointers into it
+  auto buffer = [&](int64_t elements) {
+    m->storage.emplace_back(static_cast<size_t>(elements * m->max_batch));
+    return m->storage.back().data();
+  };
+  m->acts.push_back(buffer(1));
+  m->dacts.push_back(buffer(1));
+  for (auto& [layer, out] : layers) {
+    m->layers.push_back(std::move(layer));
+    m->acts.push_back(buffer(out));
+    m->dacts.push_back(buffer(out));
+  }
+  m->bind_and_init(seed, WeightInit::Glorot);
 }
 
 template <class T>

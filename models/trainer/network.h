@@ -12,6 +12,7 @@
 
 #include "core/network_spec.h"
 #include "core/workload_spec.h"
+#include "models/trainer/transformer_spec.h"
 
 namespace kp {
 
@@ -68,6 +69,10 @@ class Network {
   // On the reference path the threads serve only the loss (its values do not depend on them).
   Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed,
           WeightInit init = WeightInit::He, int threads = 1, StepPath path = StepPath::Auto);
+  // A causal transformer LM (transformer_spec.h) on the reference path: one "sample" of the
+  // network is a token column (input: its id; label: the next token), so a batch of B
+  // sequences is B * spec.context columns, up to max_sequences sequences. Glorot init.
+  Network(const TransformerSpec& spec, int64_t max_sequences, uint64_t seed);
   ~Network();
   Network(Network&&) noexcept;
   Network& operator=(Network&&) noexcept;
