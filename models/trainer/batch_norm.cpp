@@ -15,7 +15,7 @@ constexpr double kEps = 1e-5, kMomentum = 0.1;  // PyTorch's defaults
 // at pixel s is x[(n * S + s) * C + c]: the per-channel loops run over rows of C contiguous
 // values, N * S of them, and the sums over those rows are taken in that order.
 template <class T>
-class BatchNorm final : public Layer<T> {
+class BatchNorm final : public FusedLayer<T> {
  public:
   explicit BatchNorm(const ResolvedLayer& l)
       : m_c(l.in.c), m_s(l.in.h * l.in.w), m_name(l.spec.name) {
@@ -117,11 +117,11 @@ class BatchNorm final : public Layer<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<Layer<T>> make_batch_norm(const ResolvedLayer& layer) {
+std::unique_ptr<FusedLayer<T>> make_batch_norm(const ResolvedLayer& layer) {
   return std::make_unique<BatchNorm<T>>(layer);
 }
 
-template std::unique_ptr<Layer<float>> make_batch_norm<float>(const ResolvedLayer&);
-template std::unique_ptr<Layer<double>> make_batch_norm<double>(const ResolvedLayer&);
+template std::unique_ptr<FusedLayer<float>> make_batch_norm<float>(const ResolvedLayer&);
+template std::unique_ptr<FusedLayer<double>> make_batch_norm<double>(const ResolvedLayer&);
 
 }  // namespace kp::trainer_detail

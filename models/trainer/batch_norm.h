@@ -11,11 +11,11 @@
 // Internal to kp_trainer.
 #include <memory>
 
-#include "models/trainer/layers.h"
+#include "models/trainer/fused_layer.h"
 
 namespace kp::trainer_detail {
 
 template <class T>
-std::unique_ptr<Layer<T>> make_batch_norm(const ResolvedLayer& layer);
+std::unique_ptr<FusedLayer<T>> make_batch_norm(const ResolvedLayer& layer);
 
 }  // namespace kp::trainer_detail

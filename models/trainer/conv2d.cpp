@@ -35,7 +35,7 @@ constexpr int64_t kWinogradSamples = 2;
 // CNN b=128 775 -> 839 samples/s (bench_trainer, ten alternating runs each). The chunk sets
 // the weight gradient's summation order (its depth), so changing it changes the trajectories.
 template <class T>
-class Conv2d final : public Layer<T> {
+class Conv2d final : public FusedLayer<T> {
  public:
   Conv2d(const ResolvedLayer& l, int64_t max_batch, GemmWorkspace* ws)
       : m_c(l.in.c), m_h(l.in.h), m_w_in(l.in.w), m_f(l.out.c), m_ho(l.out.h), m_wo(l.out.w),
@@ -290,14 +290,14 @@ class Conv2d final : public Layer<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<Layer<T>> make_conv2d(const ResolvedLayer& l, int64_t max_batch,
+std::unique_ptr<FusedLayer<T>> make_conv2d(const ResolvedLayer& l, int64_t max_batch,
                                       GemmWorkspace* ws) {
   return std::make_unique<Conv2d<T>>(l, max_batch, ws);
 }
 
-template std::unique_ptr<Layer<float>> make_conv2d<float>(const ResolvedLayer&, int64_t,
+template std::unique_ptr<FusedLayer<float>> make_conv2d<float>(const ResolvedLayer&, int64_t,
                                                           GemmWorkspace*);
-template std::unique_ptr<Layer<double>> make_conv2d<double>(const ResolvedLayer&, int64_t,
+template std::unique_ptr<FusedLayer<double>> make_conv2d<double>(const ResolvedLayer&, int64_t,
                                                             GemmWorkspace*);
 
 }  // namespace kp::trainer_detail

@@ -117,11 +117,11 @@ Dataset make_synthetic_dataset(Shape sample, int64_t classes, int64_t train, int
 
 Dataset load_workload_dataset(const WorkloadSpec& w, const std::string& data_override, uint64_t seed) {
   const DatasetSpec& d = w.dataset;
-  // The trainer's update kernels are SGD-family; the Adam family is costed by the simulator only.
-  if (is_adam_family(w.optimizer.kind))
+  // Adam and AdamW train on the plain update (reference_update.h); LAMB is simulated only.
+  if (w.optimizer.kind == OptimizerKind::Lamb)
     throw error_at(Diagnostic{}, w.source_file, "optimizer.kind",
-                   "the trainer measures step curves with sgd, momentum or nesterov; adam, adamw and lamb "
-                   "are simulated but not trained here");
+                   "the trainer measures step curves with sgd, momentum, nesterov, adam or adamw; "
+                   "lamb is simulated but not trained here");
   // The trainer chains its layers; graphs and the sequence kinds are simulated, not trained here.
   for (const LayerSpec& l : w.network.layers) {
     if (d.kind != "fashion_mnist" && d.kind != "synthetic") break;  // refused below for its data

@@ -54,7 +54,7 @@ class ColumnSink final : public TileSink {
 constexpr int64_t kPackedCopyMinWeights = int64_t{1} << 20;
 
 template <class T>
-class Dense final : public Layer<T> {
+class Dense final : public FusedLayer<T> {
  public:
   Dense(const ResolvedLayer& l, int64_t max_batch, GemmWorkspace* ws)
       : m_in(l.in.elements()), m_out(l.out.elements()), m_bias(l.spec.bias), m_ws(ws) {
@@ -281,14 +281,14 @@ class Dense final : public Layer<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<Layer<T>> make_dense(const ResolvedLayer& l, int64_t max_batch,
+std::unique_ptr<FusedLayer<T>> make_dense(const ResolvedLayer& l, int64_t max_batch,
                                      GemmWorkspace* ws) {
   return std::make_unique<Dense<T>>(l, max_batch, ws);
 }
 
-template std::unique_ptr<Layer<float>> make_dense<float>(const ResolvedLayer&, int64_t,
+template std::unique_ptr<FusedLayer<float>> make_dense<float>(const ResolvedLayer&, int64_t,
                                                          GemmWorkspace*);
-template std::unique_ptr<Layer<double>> make_dense<double>(const ResolvedLayer&, int64_t,
+template std::unique_ptr<FusedLayer<double>> make_dense<double>(const ResolvedLayer&, int64_t,
                                                            GemmWorkspace*);
 
 }  // namespace kp::trainer_detail

@@ -7,12 +7,12 @@
 // (arm_packed_weights). Internal to kp_trainer.
 #include <memory>
 
-#include "models/trainer/layers.h"
+#include "models/trainer/fused_layer.h"
 
 namespace kp::trainer_detail {
 
 template <class T>
-std::unique_ptr<Layer<T>> make_dense(const ResolvedLayer& layer, int64_t max_batch,
+std::unique_ptr<FusedLayer<T>> make_dense(const ResolvedLayer& layer, int64_t max_batch,
                                      GemmWorkspace* ws);
 
 }  // namespace kp::trainer_detail

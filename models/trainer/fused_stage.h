@@ -1,6 +1,6 @@
 #pragma once
 // The link from a layer that computes its samples chunk by chunk (Conv2d) to the SampleStage
-// fused after it (layers.h: Layer::fuse_next, the max-pool). Each chunk's output goes to a
+// fused after it (fused_layer.h: FusedLayer::fuse_next, the max-pool). Each chunk's output goes to a
 // chunk-sized buffer of the thread computing it and through the stage right away, and the
 // stage forms the chunk's output gradient in that buffer the same way. Why: under conv1 of the
 // Simple CNN the max-pool read back the 12.8 MB output of a b=128 batch from memory, and its
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "models/trainer/aligned_vector.h"
-#include "models/trainer/layers.h"
+#include "models/trainer/fused_layer.h"
 #include "models/trainer/worker_pool.h"
 
 namespace kp::trainer_detail {

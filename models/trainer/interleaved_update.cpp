@@ -6,6 +6,7 @@
 #include "models/trainer/interleaved_update.h"
 
 #ifdef __AVX512F__
+#include <cstdlib>
 #include <algorithm>
 
 #include "models/trainer/gemm_depth_loop.h"
@@ -112,6 +113,7 @@ void interleaved_tiles(InterleavedUpdate& u, int p, int64_t kc, const float* ap,
     case OptimizerKind::Nesterov:
       return tiles_with_update<kNr, OptimizerKind::Nesterov>(u, p, kc, ap, rows, bp, b_step,
                                                              b_cols, b_strided, cols, i0, j0);
+    default: std::abort();  // the Adam family updates by reference_update.h
   }
 }
 

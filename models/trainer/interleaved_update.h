@@ -5,6 +5,7 @@
 // update's loads, stores and FMAs fill the gaps between the product's FMAs instead of
 // following them. Internal to kp_trainer; AVX-512 builds only.
 #ifdef __AVX512F__
+#include <cstdlib>
 #include <immintrin.h>
 
 #include <cstdint>
@@ -115,6 +116,7 @@ class InterleavedUpdate {
       case OptimizerKind::Sgd: return settle<OptimizerKind::Sgd, kNorm>(p);
       case OptimizerKind::Momentum: return settle<OptimizerKind::Momentum, kNorm>(p);
       case OptimizerKind::Nesterov: return settle<OptimizerKind::Nesterov, kNorm>(p);
+      default: std::abort();  // the Adam family updates by reference_update.h
     }
   }
   template <OptimizerKind kKind, bool kNorm>

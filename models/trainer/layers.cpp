@@ -17,9 +17,13 @@ namespace kp::trainer_detail {
 
 template <class T>
 void he_normal(T* w, int64_t n, int64_t fan_in, std::mt19937_64& rng) {
+  normal_fill(w, n, std::sqrt(2.0 / static_cast<double>(std::max<int64_t>(fan_in, 1))), rng);
+}
+
+template <class T>
+void normal_fill(T* w, int64_t n, double sd, std::mt19937_64& rng) {
   // Box-Muller on the raw engine output: identical on every standard library (unlike
   // std::normal_distribution), so a seed means the same network everywhere.
-  const double sd = std::sqrt(2.0 / static_cast<double>(std::max<int64_t>(fan_in, 1)));
   constexpr double two_pi = 6.283185307179586;
   for (int64_t i = 0; i < n; i += 2) {
     const double u1 = (static_cast<double>(rng() >> 11) + 1.0) * 0x1.0p-53;
@@ -38,7 +42,7 @@ void glorot_uniform(T* w, int64_t n, int64_t fan_in, int64_t fan_out, std::mt199
 }
 
 template <class T>
-std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& l, int64_t max_batch,
+std::unique_ptr<FusedLayer<T>> make_layer(const ResolvedLayer& l, int64_t max_batch,
                                      GemmWorkspace* ws) {
   switch (l.spec.kind) {
     case LayerKind::Dense: return make_dense<T>(l, max_batch, ws);
@@ -53,10 +57,12 @@ std::unique_ptr<Layer<T>> make_layer(const ResolvedLayer& l, int64_t max_batch,
   }
 }
 
-template std::unique_ptr<Layer<float>> make_layer<float>(const ResolvedLayer&, int64_t,
+template std::unique_ptr<FusedLayer<float>> make_layer<float>(const ResolvedLayer&, int64_t,
                                                          GemmWorkspace*);
-template std::unique_ptr<Layer<double>> make_layer<double>(const ResolvedLayer&, int64_t,
+template std::unique_ptr<FusedLayer<double>> make_layer<double>(const ResolvedLayer&, int64_t,
                                                            GemmWorkspace*);
+template void normal_fill<float>(float*, int64_t, double, std::mt19937_64&);
+template void normal_fill<double>(double*, int64_t, double, std::mt19937_64&);
 template void he_normal<float>(float*, int64_t, int64_t, std::mt19937_64&);
 template void he_normal<double>(double*, int64_t, int64_t, std::mt19937_64&);
 template void glorot_uniform<float>(float*, int64_t, int64_t, int64_t, std::mt19937_64&);

@@ -5,11 +5,14 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
-#include "models/trainer/layers.h"
+#include "models/trainer/fused_layer.h"
+#include "models/trainer/reference_layers.h"
 #include "models/trainer/softmax_loss.h"
+#include "models/trainer/text_model.h"
 #include "models/trainer/worker_pool.h"
 
 namespace kp {
@@ -36,9 +39,42 @@ std::vector<ResolvedLayer> trainer_order(const ResolvedNetwork& net) {
 
 }  // namespace
 
+bool fast_path_available() {
+  static const bool available = [] {
+    const char* env = std::getenv("KP_TRAINER_PATH");
+    if (env && std::strcmp(env, "reference") == 0) return false;
+#ifdef __AVX512F__
+    return trainer_detail::sgemm_available() && __builtin_cpu_supports("avx512f");
+#else
+    return false;
+#endif
+  }();
+  return available;
+}
+
+StepPath resolve_step_path(StepPath p) {
+  if (p == StepPath::Auto) return fast_path_available() ? StepPath::Fast : StepPath::Reference;
+  if (p == StepPath::Fast && !fast_path_available())
+    throw std::invalid_argument(
+        "the fast training step needs an AVX-512 build and CPU (and KP_TRAINER_PATH unset)");
+  return p;
+}
+
+const char* step_path_name(StepPath p) {
+  switch (p) {
+    case StepPath::Auto: return "auto";
+    case StepPath::Reference: return "reference";
+    case StepPath::Fast: return "fast";
+  }
+  return "?";
+}
+
 template <class T>
 struct Network<T>::Impl {
   std::vector<std::unique_ptr<trainer_detail::Layer<T>>> layers;
+  // The same layers as fused ones (fast path); empty on the reference path.
+  std::vector<trainer_detail::FusedLayer<T>*> fused;
+  bool fast = false;
   std::vector<AlignedVector<T>> storage;  // the activations and their gradients
   std::vector<T*> acts;   // acts[0] = input, acts[i + 1] = output of layer i
   std::vector<T*> dacts;  // gradient of the loss w.r.t. acts[i]
@@ -53,6 +89,45 @@ struct Network<T>::Impl {
   std::vector<WeightGradBlock<T>> deferred;  // what the last forward_backward deferred
   std::unique_ptr<trainer_detail::SoftmaxLoss<T>> softmax;
 
+  // Fast path: a layer that works in chunks of samples (conv2d) runs a sample-wise next layer
+  // (max-pool) on each chunk it computes; a dense layer next to a ReLU does the ReLU's work in
+  // its product's epilogue (the layer before writes the ReLU's output, the layer after its input
+  // gradient); a max-pool takes the ReLU after it both ways (the layer after that ReLU, a
+  // convolution or a flatten, does not). Gains: docs/trainer_performance.md.
+  void fuse_neighbours(const std::vector<ResolvedLayer>& order) {
+    for (size_t r = 1; r < order.size(); ++r) {
+      trainer_detail::SampleStage<T>* stage = fused[r]->sample_stage();
+      if (stage && fused[r - 1]->fuse_next(stage, acts[r + 1], dacts[r + 1]))
+        fused[r]->skip_fused(true, true);
+    }
+    for (size_t r = 1; r < order.size(); ++r) {
+      if (order[r].spec.kind != LayerKind::Relu) continue;
+      const bool fwd = fused[r - 1]->fuse_relu_output(acts[r + 1]);
+      const bool bwd = (r + 1 < order.size() && fused[r + 1]->fuse_relu_input_grad(dacts[r])) ||
+                       (fwd && fused[r - 1]->fuse_relu_output_grad(dacts[r + 1]));
+      fused[r]->skip_fused(fwd, bwd);
+    }
+  }
+  // The flat parameter and gradient arrays, each layer's views into them, its initial values.
+  void bind_and_init(uint64_t seed, WeightInit init) {
+    int64_t total = 0;
+    for (auto& l : layers) total += l->param_count();
+    first_trainable = layers.size();
+    for (size_t i = layers.size(); i-- > 0;)
+      if (layers[i]->param_count() > 0) first_trainable = i;
+    params.assign(static_cast<size_t>(total), T(0));
+    grads.assign(static_cast<size_t>(total), T(0));
+    std::mt19937_64 rng(seed);
+    int64_t off = 0;
+    for (auto& l : layers) {
+      l->bind(params.data() + off, grads.data() + off);
+      l->init(rng, init);
+      off += l->param_count();
+    }
+  }
+  void disarm() {
+    for (auto* l : fused) l->disarm_packed_weights();
+  }
   // Softmax cross-entropy on the logits: the summed loss; d(mean loss)/d logits to dlogits.
   double loss(const int32_t* labels, int64_t batch, T* dlogits, int64_t* errors) {
     return (*softmax)(acts.back(), labels, batch, dlogits, errors, pool.get());
@@ -68,8 +143,9 @@ struct Network<T>::Impl {
 
 template <class T>
 Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed, WeightInit init,
-                    int threads)
+                    int threads, StepPath path)
     : m(std::make_unique<Impl>()) {
+  m->fast = resolve_step_path(path) == StepPath::Fast;
   if (threads < 1 || threads > kMaxTrialThreads)
     throw std::invalid_argument("threads must be in [1, " + std::to_string(kMaxTrialThreads) +
                                 "]");
@@ -91,53 +167,27 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
   };
   m->acts.push_back(buffer(m->in_elems));
   m->dacts.push_back(buffer(m->in_elems));
-  int64_t total = 0;
-  const std::vector<ResolvedLayer> order = trainer_order(net);
+  const std::vector<ResolvedLayer> order =
+      m->fast ? trainer_order(net)
+              : std::vector<ResolvedLayer>(net.layers.begin(), net.layers.end() - 1);
   for (const ResolvedLayer& l : order) {
-    m->layers.push_back(trainer_detail::make_layer<T>(l, max_batch, &m->gemm_ws));
-    total += m->layers.back()->param_count();
+    if (m->fast) {
+      m->layers.push_back(trainer_detail::make_layer<T>(l, max_batch, &m->gemm_ws));
+      m->fused.push_back(static_cast<trainer_detail::FusedLayer<T>*>(m->layers.back().get()));
+    } else {
+      m->layers.push_back(trainer_detail::make_reference_layer<T>(l, max_batch));
+    }
     // A flatten keeps the memory order (HWC), so its output is its input: no copy either way.
     const bool flat = l.spec.kind == LayerKind::Flatten;
     m->acts.push_back(flat ? m->acts.back() : buffer(l.out.elements()));
     m->dacts.push_back(flat ? m->dacts.back() : buffer(l.out.elements()));
   }
-  // A layer that works in chunks of samples (conv2d) runs a sample-wise next layer (max-pool)
-  // on each chunk it computes (layers.h).
-  for (size_t r = 1; r < order.size(); ++r) {
-    trainer_detail::SampleStage<T>* stage = m->layers[r]->sample_stage();
-    if (stage && m->layers[r - 1]->fuse_next(stage, m->acts[r + 1], m->dacts[r + 1]))
-      m->layers[r]->skip_fused(true, true);
-  }
-  // A dense layer next to a ReLU does its work in the product's epilogue (layers.h): the layer
-  // before writes the ReLU's output, the layer after the ReLU's input gradient. No pass of the
-  // ReLU's own over the batch and, on a multi-threaded trial, no serial section below the ReLU's
-  // split threshold: MLP b=1024 +1.8% on one thread (faster in 24 of 30 alternating rounds in
-  // one process), +2.1% on two (28 of 40); b=16 and b=128 within 1.5%. A max-pool takes the
-  // ReLU after it both ways (the layer after that ReLU, a convolution or a flatten, does not).
-  for (size_t r = 1; r < order.size(); ++r) {
-    if (order[r].spec.kind != LayerKind::Relu) continue;
-    const bool fwd = m->layers[r - 1]->fuse_relu_output(m->acts[r + 1]);
-    const bool bwd =
-        (r + 1 < order.size() && m->layers[r + 1]->fuse_relu_input_grad(m->dacts[r])) ||
-        (fwd && m->layers[r - 1]->fuse_relu_output_grad(m->dacts[r + 1]));
-    m->layers[r]->skip_fused(fwd, bwd);
-  }
-  m->first_trainable = m->layers.size();
-  for (size_t i = m->layers.size(); i-- > 0;)
-    if (m->layers[i]->param_count() > 0) m->first_trainable = i;
-  m->params.assign(static_cast<size_t>(total), T(0));
-  m->grads.assign(static_cast<size_t>(total), T(0));
-  std::mt19937_64 rng(seed);
+  if (m->fast) m->fuse_neighbours(order);
+  m->bind_and_init(seed, init);
   int64_t off = 0;
-  for (auto& l : m->layers) {
-    l->bind(m->params.data() + off, m->grads.data() + off);
-    l->init(rng, init);
-    off += l->param_count();
-  }
-  off = 0;
-  for (size_t i = 0; i < m->layers.size(); ++i) {
+  for (size_t i = 0; i < m->fused.size(); ++i) {
     WeightGradBlock<T> r;
-    if (m->layers[i]->weight_matrix(&r.rows, &r.cols)) {
+    if (m->fused[i]->weight_matrix(&r.rows, &r.cols)) {
       r.offset = off;
       r.dy = m->dacts[i + 1];
       r.x = m->acts[i];
@@ -152,12 +202,39 @@ Network<T>::Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed
 }
 
 template <class T>
+Network<T>::Network(const TransformerSpec& spec, int64_t max_sequences, uint64_t seed)
+    : m(std::make_unique<Impl>()) {
+  if (max_sequences < 1) throw std::invalid_argument("max_sequences must be >= 1");
+  m->max_batch = max_sequences * spec.context;
+  m->in_elems = 1;  // a token id
+  m->classes = spec.vocab;
+  std::vector<trainer_detail::SizedLayer<T>> layers =
+      trainer_detail::make_transformer_layers<T>(spec, m->max_batch, seed);
+  m->softmax = std::make_unique<trainer_detail::SoftmaxLoss<T>>(m->classes, m->max_batch);
+  m->storage.reserve(2 * layers.size() + 2);  // no reallocation: acts keeps pointers into it
+  auto buffer = [&](int64_t elements) {
+    m->storage.emplace_back(static_cast<size_t>(elements * m->max_batch));
+    return m->storage.back().data();
+  };
+  m->acts.push_back(buffer(1));
+  m->dacts.push_back(buffer(1));
+  for (auto& [layer, out] : layers) {
+    m->layers.push_back(std::move(layer));
+    m->acts.push_back(buffer(out));
+    m->dacts.push_back(buffer(out));
+  }
+  m->bind_and_init(seed, WeightInit::Glorot);
+}
+
+template <class T>
 Network<T>::~Network() = default;
 template <class T>
 Network<T>::Network(Network&&) noexcept = default;
 template <class T>
 Network<T>& Network<T>::operator=(Network&&) noexcept = default;
 
+template <class T>
+bool Network<T>::fast_path() const { return m->fast; }
 template <class T>
 int64_t Network<T>::max_batch() const { return m->max_batch; }
 template <class T>
@@ -168,7 +245,7 @@ template <class T>
 int64_t Network<T>::num_params() const { return static_cast<int64_t>(m->params.size()); }
 template <class T>
 T* Network<T>::params() {
-  for (auto& l : m->layers) l->disarm_packed_weights();
+  m->disarm();
   return m->params.data();
 }
 template <class T>
@@ -186,8 +263,8 @@ const T* Network<T>::input_grad() const { return m->dacts[0]; }
 
 template <class T>
 void Network<T>::set_defer_weight_grads(bool on) {
-  m->defer = on;
-  for (auto& l : m->layers) l->set_defer_weight_grad(on);
+  m->defer = on && m->fast;
+  for (auto* l : m->fused) l->set_defer_weight_grad(on);
 }
 template <class T>
 const std::vector<WeightGradBlock<T>>& Network<T>::deferred_weight_grads() const {
@@ -196,10 +273,10 @@ const std::vector<WeightGradBlock<T>>& Network<T>::deferred_weight_grads() const
 
 template <class T>
 bool Network<T>::fuse_next_product(const T* next_x) {
-  if (m->deferred.empty()) return false;
+  if (!m->fast || m->deferred.empty()) return false;
   WeightGradBlock<T>& b = m->deferred.front();
   if (b.batch != 1 || b.x != m->acts[0]) return false;  // the input layer's block, at batch 1
-  T* const sums = m->layers[m->first_trainable]->arm_next_product(next_x);
+  T* const sums = m->fused[m->first_trainable]->arm_next_product(next_x);
   if (!sums) return false;
   b.next_x = next_x;
   b.next_sums = sums;
@@ -217,7 +294,7 @@ bool Network<T>::fuse_packed_weights() {
   bool any = false;
   for (size_t i = 0; i < m->deferred.size(); ++i) {
     WeightGradBlock<T>& b = m->deferred[i];
-    if (b.batch > 1) b.packed = m->layers[m->block_layers[i]]->arm_packed_weights(b.batch);
+    if (b.batch > 1) b.packed = m->fused[m->block_layers[i]]->arm_packed_weights(b.batch);
     any = any || b.packed;
   }
   return any;
@@ -241,7 +318,7 @@ double Network<T>::forward_backward(const int32_t* labels, int64_t batch) {
     m->layers[i]->backward(m->acts[i], m->acts[i + 1], m->dacts[i + 1], dx,
                            batch);
   }
-  for (auto& l : m->layers) l->disarm_packed_weights();  // the weights change after this step
+  m->disarm();  // the weights change after this step
   return loss;
 }
 

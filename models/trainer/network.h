@@ -12,6 +12,7 @@
 
 #include "core/network_spec.h"
 #include "core/workload_spec.h"
+#include "models/trainer/transformer_spec.h"
 
 namespace kp {
 
@@ -22,6 +23,20 @@ class WorkerPool;
 }
 
 constexpr int kMaxTrialThreads = 8;
+
+// Which training step a network runs. Reference: each layer's forward and backward written
+// plainly on Eigen's products (reference_layers.h), the optimizer a plain loop; single-threaded
+// arithmetic, so the same bits on any thread count. Fast: the fused AVX-512 kernels
+// (fused_layer.h), which agree with the reference to the tolerance stated in
+// tests/models/trainer/reference_step_test.cpp. Auto: Fast where fast_path_available().
+enum class StepPath { Auto, Reference, Fast };
+// Whether the fast path can run: built with AVX-512 (KP_TRAINER_NATIVE on an AVX-512 CPU), the
+// CPU has AVX-512F, and the environment does not set KP_TRAINER_PATH=reference (which runs
+// everything, the test suite included, on the reference alone).
+bool fast_path_available();
+// Auto resolved; Fast where the fast path is unavailable throws std::invalid_argument.
+StepPath resolve_step_path(StepPath path);
+const char* step_path_name(StepPath path);
 
 // Parameters [offset, offset + rows * cols) are a column-major rows x cols weight matrix whose
 // gradient is dy x^T, dy (rows x batch) and x (cols x batch) column-major: a dense layer's
@@ -51,12 +66,18 @@ class Network {
   // Initialised from `seed` (He or Glorot). Throws std::invalid_argument for unsupported layers
   // or threads outside [1, kMaxTrialThreads]. With threads > 1 the large products are split
   // across that many threads (created here); every value is the same as with one thread.
+  // On the reference path the threads serve only the loss (its values do not depend on them).
   Network(const ResolvedNetwork& net, int64_t max_batch, uint64_t seed,
-          WeightInit init = WeightInit::He, int threads = 1);
+          WeightInit init = WeightInit::He, int threads = 1, StepPath path = StepPath::Auto);
+  // A causal transformer LM (transformer_spec.h) on the reference path: one "sample" of the
+  // network is a token column (input: its id; label: the next token), so a batch of B
+  // sequences is B * spec.context columns, up to max_sequences sequences. Glorot init.
+  Network(const TransformerSpec& spec, int64_t max_sequences, uint64_t seed);
   ~Network();
   Network(Network&&) noexcept;
   Network& operator=(Network&&) noexcept;
 
+  bool fast_path() const;  // the path resolved at construction is Fast
   int64_t max_batch() const;
   int64_t input_elements() const;   // per sample, channels-last (HWC)
   int64_t classes() const;
@@ -83,6 +104,7 @@ class Network {
   // Leave the dense weight gradients out of grads() and describe them instead in
   // deferred_weight_grads() (valid until the next forward), so the optimizer forms them inside
   // its update: at batch 1 always, above batch 1 for float where the AVX-512 sgemm is built.
+  // Fast path only: the reference path always writes every gradient to grads().
   void set_defer_weight_grads(bool on);
   // The deferred blocks of the last forward_backward (empty unless it deferred), by offset.
   const std::vector<WeightGradBlock<T>>& deferred_weight_grads() const;

@@ -12,6 +12,7 @@
 #include "models/trainer/grad_sources.h"
 #include "models/trainer/matvec_columns.h"
 #include "models/trainer/matvec_parts.h"
+#include "models/trainer/reference_update.h"
 #include "models/trainer/update_gemm.h"
 #include "models/trainer/update_lanes.h"
 
@@ -28,12 +29,17 @@ double learning_rate_at(const OptimizerSpec& s, int64_t step) {
 }
 
 Optimizer::Optimizer(const OptimizerSpec& spec, int64_t num_params,
-                     trainer_detail::WorkerPool* pool, bool grad_sq_norm)
+                     trainer_detail::WorkerPool* pool, bool grad_sq_norm, bool reference)
     : m_spec(spec),
       m_n(num_params),
       m_velocity(spec.kind == OptimizerKind::Sgd ? 0 : static_cast<size_t>(num_params), 0.0f),
+      m_second(is_adam_family(spec.kind) ? static_cast<size_t>(num_params) : 0, 0.0f),
       m_pool(pool),
-      m_norm(grad_sq_norm) {}
+      m_norm(grad_sq_norm),
+      m_reference(reference || is_adam_family(spec.kind)) {
+  if (spec.kind == OptimizerKind::Lamb)
+    throw std::invalid_argument("the trainer has no lamb update (lamb is simulated only)");
+}
 
 namespace {
 
@@ -96,6 +102,7 @@ double update_and_product(const Coeffs& k, float* w, float* v, const DeferredGra
       return update_columns_and_product<OptimizerKind::Momentum>(k, w, v, d, lo, hi, sums);
     case OptimizerKind::Nesterov:
       return update_columns_and_product<OptimizerKind::Nesterov>(k, w, v, d, lo, hi, sums);
+    default: std::abort();  // the Adam family updates by reference_update.h
   }
   return 0;
 }
@@ -112,6 +119,7 @@ double update_kind(const Coeffs& k, float* w, float* v, int64_t n, const Grad& g
     case OptimizerKind::Sgd: return update<OptimizerKind::Sgd>(k, w, v, n, grad);
     case OptimizerKind::Momentum: return update<OptimizerKind::Momentum>(k, w, v, n, grad);
     case OptimizerKind::Nesterov: return update<OptimizerKind::Nesterov>(k, w, v, n, grad);
+    default: std::abort();  // the Adam family updates by reference_update.h
   }
   return 0;
 }
@@ -138,6 +146,15 @@ double update_deferred(const Coeffs& k, float* w, float* v, const DeferredGrad& 
 
 double Optimizer::step(float* w, const float* g, int64_t step, const DeferredGrad* deferred,
                        size_t n_deferred) {
+  if (m_reference) {
+    if (n_deferred > 0)
+      throw std::logic_error("optimizer: deferred weight gradients on the reference update");
+    const double sq = trainer_detail::reference_update(
+        m_spec, learning_rate_at(m_spec, step), step, w, g,
+        m_velocity.empty() ? nullptr : m_velocity.data(),
+        m_second.empty() ? nullptr : m_second.data(), m_n);
+    return m_norm ? sq : std::numeric_limits<double>::quiet_NaN();
+  }
   const Coeffs k{m_spec.kind, static_cast<float>(learning_rate_at(m_spec, step)),
                  static_cast<float>(m_spec.weight_decay), static_cast<float>(m_spec.momentum),
                  m_pool && m_pool->threads() > 1 ? 0 : kUpdatePrefetchFloats, m_norm};

@@ -7,7 +7,8 @@
 //             rewritten in terms of the current parameters as PyTorch and Keras do)
 // Learning rate at step t (0-based): linear warm-up lr * (t+1)/warmup_steps for t < warmup_steps,
 // then constant, or linear decay to lr * final_lr_factor at decay_steps and held there.
-// Contract: step() allocates nothing; the velocity starts at zero.
+//   adam, adamw: reference_update.h (the plain loop only)
+// Contract: step() allocates nothing; the velocity (and Adam's moments) start at zero.
 // Deferred weight gradients: a dense layer's weight gradient is dy x^T. At batch 1 (an outer
 // product) step() forms it element by element inside the update; above batch 1 it runs the
 // GEMM with the update as its epilogue (gemm.h's TileSink). Either way the gradient is never
@@ -34,8 +35,11 @@ class Optimizer {
   // split across its threads by the layers' column parts (matvec_parts.h); the values do not
   // depend on the thread count. grad_sq_norm: whether step() sums the gradient's squared norm;
   // the fused weight-gradient tiles spend one FMA in four of their update on it.
+  // reference: every update by the plain loop (reference_update.h), as the reference path's
+  // network needs (it defers no gradient); the Adam family always updates so.
   Optimizer(const OptimizerSpec& spec, int64_t num_params,
-            trainer_detail::WorkerPool* pool = nullptr, bool grad_sq_norm = true);
+            trainer_detail::WorkerPool* pool = nullptr, bool grad_sq_norm = true,
+            bool reference = false);
   // Applies one update with the gradient g (of the loss, without weight decay) at step `step`;
   // g is not read inside the `n_deferred` blocks (sorted by offset, disjoint), whose gradient is
   // formed from dy and x. Returns the squared L2 norm of the gradient (without weight decay),
@@ -46,9 +50,10 @@ class Optimizer {
  private:
   OptimizerSpec m_spec;
   int64_t m_n;
-  AlignedVector<float> m_velocity;
+  AlignedVector<float> m_velocity;  // or Adam's first moment
+  AlignedVector<float> m_second;    // Adam's second moment
   trainer_detail::WorkerPool* m_pool;
-  bool m_norm;
+  bool m_norm, m_reference;
 };
 
 }  // namespace kp

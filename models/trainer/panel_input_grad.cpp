@@ -9,7 +9,7 @@
 
 #include "models/trainer/gemm_depth_loop.h"
 #include "models/trainer/gemm_pack.h"
-#include "models/trainer/layers.h"
+#include "models/trainer/fused_layer.h"
 #include "models/trainer/relu_loops.h"
 #include "models/trainer/width_dispatch.h"
 #include "models/trainer/worker_pool.h"

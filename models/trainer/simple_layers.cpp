@@ -20,7 +20,7 @@ namespace {
 constexpr int64_t kParallelMinElements = 1 << 16, kParallelMinSamples = 2;
 
 template <class T>
-class MaxPool final : public Layer<T>, public SampleStage<T> {
+class MaxPool final : public FusedLayer<T>, public SampleStage<T> {
  public:
   MaxPool(const ResolvedLayer& l, int64_t max_batch, WorkerPool* pool)
       : m_c(l.in.c), m_h(l.in.h), m_w_in(l.in.w), m_ho(l.out.h), m_wo(l.out.w),
@@ -148,7 +148,7 @@ class MaxPool final : public Layer<T>, public SampleStage<T> {
 };
 
 template <class T>
-class Relu final : public Layer<T> {
+class Relu final : public FusedLayer<T> {
  public:
   Relu(const ResolvedLayer& l, WorkerPool* pool) : m_n(l.in.elements()), m_pool(pool) {}
   void skip_fused(bool forward, bool backward) override {
@@ -177,7 +177,7 @@ class Relu final : public Layer<T> {
 // Flatten keeps the (HWC) memory order, so the network gives it the same buffer as output and
 // input (network.cpp) and there is nothing to compute; other buffers would be an internal bug.
 template <class T>
-class Flatten final : public Layer<T> {
+class Flatten final : public FusedLayer<T> {
  public:
   void forward(const T* x, T* y, int64_t) override { in_place(x, y); }
   void backward(const T*, const T*, const T* dy, T* dx, int64_t) override {
@@ -196,26 +196,26 @@ class Flatten final : public Layer<T> {
 }  // namespace
 
 template <class T>
-std::unique_ptr<Layer<T>> make_max_pool(const ResolvedLayer& l, int64_t max_batch,
+std::unique_ptr<FusedLayer<T>> make_max_pool(const ResolvedLayer& l, int64_t max_batch,
                                         WorkerPool* pool) {
   return std::make_unique<MaxPool<T>>(l, max_batch, pool);
 }
 template <class T>
-std::unique_ptr<Layer<T>> make_relu(const ResolvedLayer& l, WorkerPool* pool) {
+std::unique_ptr<FusedLayer<T>> make_relu(const ResolvedLayer& l, WorkerPool* pool) {
   return std::make_unique<Relu<T>>(l, pool);
 }
 template <class T>
-std::unique_ptr<Layer<T>> make_flatten() {
+std::unique_ptr<FusedLayer<T>> make_flatten() {
   return std::make_unique<Flatten<T>>();
 }
 
-template std::unique_ptr<Layer<float>> make_max_pool<float>(const ResolvedLayer&, int64_t,
+template std::unique_ptr<FusedLayer<float>> make_max_pool<float>(const ResolvedLayer&, int64_t,
                                                             WorkerPool*);
-template std::unique_ptr<Layer<double>> make_max_pool<double>(const ResolvedLayer&, int64_t,
+template std::unique_ptr<FusedLayer<double>> make_max_pool<double>(const ResolvedLayer&, int64_t,
                                                               WorkerPool*);
-template std::unique_ptr<Layer<float>> make_relu<float>(const ResolvedLayer&, WorkerPool*);
-template std::unique_ptr<Layer<double>> make_relu<double>(const ResolvedLayer&, WorkerPool*);
-template std::unique_ptr<Layer<float>> make_flatten<float>();
-template std::unique_ptr<Layer<double>> make_flatten<double>();
+template std::unique_ptr<FusedLayer<float>> make_relu<float>(const ResolvedLayer&, WorkerPool*);
+template std::unique_ptr<FusedLayer<double>> make_relu<double>(const ResolvedLayer&, WorkerPool*);
+template std::unique_ptr<FusedLayer<float>> make_flatten<float>();
+template std::unique_ptr<FusedLayer<double>> make_flatten<double>();
 
 }  // namespace kp::trainer_detail

@@ -5,19 +5,19 @@
 // Internal to kp_trainer.
 #include <memory>
 
-#include "models/trainer/layers.h"
+#include "models/trainer/fused_layer.h"
 
 namespace kp::trainer_detail {
 
 class WorkerPool;
 
 template <class T>
-std::unique_ptr<Layer<T>> make_max_pool(const ResolvedLayer& layer, int64_t max_batch,
+std::unique_ptr<FusedLayer<T>> make_max_pool(const ResolvedLayer& layer, int64_t max_batch,
                                         WorkerPool* pool);
 template <class T>
-std::unique_ptr<Layer<T>> make_relu(const ResolvedLayer& layer, WorkerPool* pool);
+std::unique_ptr<FusedLayer<T>> make_relu(const ResolvedLayer& layer, WorkerPool* pool);
 // Computes nothing: the network hands it the same buffer as input and output.
 template <class T>
-std::unique_ptr<Layer<T>> make_flatten();
+std::unique_ptr<FusedLayer<T>> make_flatten();
 
 }  // namespace kp::trainer_detail

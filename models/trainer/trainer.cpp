@@ -45,15 +45,18 @@ int64_t checked_max_batch(const Dataset& data, const TrialConfig& cfg) {
 Trainer::Trainer(const ResolvedNetwork& net, const Dataset& data, const TrialConfig& config)
     : m_data(data),
       m_cfg(config),
-      m_net(net, checked_max_batch(data, config), config.seed, config.init, config.threads),
-      m_opt(config.optimizer, m_net.num_params(), m_net.pool(), config.grad_sq_norm),
+      m_net(net, checked_max_batch(data, config), config.seed, config.init, config.threads,
+            config.path),
+      m_opt(config.optimizer, m_net.num_params(), m_net.pool(), config.grad_sq_norm,
+            !m_net.fast_path()),
       m_perm(static_cast<size_t>(data.train.n)),
       m_labels(static_cast<size_t>(m_net.max_batch())),
       m_next_x(static_cast<size_t>(m_net.input_elements())) {
   if (data.train.sample.elements() != m_net.input_elements())
     throw std::invalid_argument("the dataset's samples do not match the network input");
   m_pos = data.train.n;  // forces a shuffle before the first batch
-  m_net.set_defer_weight_grads(true);
+  // The fused update forms the dense weight gradients; the Adam family's plain loop cannot.
+  m_net.set_defer_weight_grads(!is_adam_family(config.optimizer.kind));
 }
 
 const int64_t* Trainer::draw() {

@@ -44,6 +44,7 @@ struct TrialConfig {
   WeightInit init = WeightInit::He;  // the workload's `init`
   double divergence_loss = 1e3;    // a mini-batch loss above this (or non-finite) is divergence
   int threads = 1;                 // threads of this one trial (large products split; same values)
+  StepPath path = StepPath::Auto;  // reference or fused fast step (network.h)
   // Whether each step sums its gradient's squared norm (Trainer::last_grad_sq_norm): a noise-
   // scale measurement asks for it; training alone does not pay for it (~2% of an MLP b=16 step).
   bool grad_sq_norm = false;

@@ -192,6 +192,7 @@ double update_gemm(const Coeffs& k, float* w, float* v, const DeferredGrad& d, W
     case OptimizerKind::Sgd: return update_gemm<OptimizerKind::Sgd>(k, w, v, d, pool);
     case OptimizerKind::Momentum: return update_gemm<OptimizerKind::Momentum>(k, w, v, d, pool);
     case OptimizerKind::Nesterov: return update_gemm<OptimizerKind::Nesterov>(k, w, v, d, pool);
+    default: std::abort();  // the Adam family updates by reference_update.h
   }
   return 0;
 }

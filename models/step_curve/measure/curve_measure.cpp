@@ -128,7 +128,16 @@ std::string journal_fingerprint(const CurveSearchSpec& s) {
                 s.prune ? 1 : 0, static_cast<long long>(s.eval_samples),
                 static_cast<long long>(s.budget_steps), static_cast<long long>(s.budget_samples),
                 to_string(s.order));
-  return buf;
+  std::string fp = buf;
+  // The reference step rounds otherwise than the fast path (whose journals keep their old
+  // fingerprint); the Adam family's hyper-parameters matter only to it.
+  if (resolve_step_path(s.base.path) == StepPath::Reference) fp += " path=reference";
+  const OptimizerSpec& o = s.base.optimizer;
+  if (is_adam_family(o.kind)) {
+    std::snprintf(buf, sizeof buf, " betas=%.9g,%.9g eps=%.9g", o.beta1, o.beta2, o.epsilon);
+    fp += buf;
+  }
+  return fp;
 }
 
 

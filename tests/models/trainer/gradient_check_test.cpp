@@ -28,10 +28,11 @@ void expect_close(double numeric, double analytic, const char* what, int64_t i) 
 }
 
 // Checks d loss / d params (every parameter, or every `stride`-th) and d loss / d input.
-void check_gradients(const NetworkSpec& spec, int64_t batch, int64_t param_stride = 1,
-                     int64_t input_stride = 1) {
+void check_gradients_on(const NetworkSpec& spec, int64_t batch, int64_t param_stride,
+                        int64_t input_stride, StepPath path) {
+  SCOPED_TRACE(step_path_name(path));
   const ResolvedNetwork net = resolve_network(spec);
-  Network<double> nn(net, batch, 7);
+  Network<double> nn(net, batch, 7, WeightInit::He, 1, path);
   nn.set_compute_input_grad(true);
   std::mt19937_64 rng(3);
   std::normal_distribution<double> nd(0.0, 1.0);
@@ -60,6 +61,15 @@ void check_gradients(const NetworkSpec& spec, int64_t batch, int64_t param_strid
     expect_close(numeric(nn.params() + i), g[static_cast<size_t>(i)], "param", i);
   for (int64_t i = 0; i < nx; i += input_stride)
     expect_close(numeric(nn.input() + i), gx[static_cast<size_t>(i)], "input", i);
+}
+
+// On the reference layers and on the fused ones (where the fast path runs; in double they take
+// their portable loops, the layers' own code apart from the AVX-512 kernels).
+void check_gradients(const NetworkSpec& spec, int64_t batch, int64_t param_stride = 1,
+                     int64_t input_stride = 1) {
+  check_gradients_on(spec, batch, param_stride, input_stride, StepPath::Reference);
+  if (fast_path_available())
+    check_gradients_on(spec, batch, param_stride, input_stride, StepPath::Fast);
 }
 
 NetworkSpec spec(Shape in, std::vector<LayerSpec> layers) {

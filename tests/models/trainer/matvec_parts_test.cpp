@@ -116,6 +116,7 @@ void expect_same_trial_on_any_thread_count(int64_t batch) {
 }
 
 TEST(MatVecParts, SmallBatchTrialIsBitIdenticalOnAnyThreadCount) {
+  if (!fast_path_available()) GTEST_SKIP() << "a test of the fused fast path";
   for (int64_t batch : {1, 16}) {
     SCOPED_TRACE("batch " + std::to_string(batch));
     expect_same_trial_on_any_thread_count(batch);

@@ -103,6 +103,7 @@ void expect_fused_equals_apart(OptimizerKind kind, int threads, int64_t hidden) 
 }
 
 TEST(NextProduct, FormedInTheUpdateEqualsTheForwardsOwn) {
+  if (!fast_path_available()) GTEST_SKIP() << "a test of the fused fast path";
   if (!trainer_detail::sgemm_available()) GTEST_SKIP() << "AVX-512 kernels not built";
   for (OptimizerKind kind : {OptimizerKind::Sgd, OptimizerKind::Momentum, OptimizerKind::Nesterov})
     for (int threads : {1, 2})
@@ -114,6 +115,7 @@ TEST(NextProduct, FormedInTheUpdateEqualsTheForwardsOwn) {
 }
 
 TEST(NextProduct, OnlyForTheInputLayerAtBatchOne) {
+  if (!fast_path_available()) GTEST_SKIP() << "a test of the fused fast path";
   const ResolvedNetwork net = net_200_h_40_3(100);
   Network<float> n(net, 2, 5);
   n.set_defer_weight_grads(true);

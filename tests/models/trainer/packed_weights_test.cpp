@@ -194,6 +194,7 @@ void expect_panels_change_nothing(int threads) {
 }
 
 TEST(PackedWeights, TrainingWithPanelsEqualsTrainingWithout) {
+  if (!fast_path_available()) GTEST_SKIP() << "a test of the fused fast path";
   if (!trainer_detail::sgemm_available()) GTEST_SKIP() << "AVX-512 kernels not built";
   for (int threads : {1, 2}) {
     SCOPED_TRACE(std::to_string(threads) + " thread(s)");
@@ -203,6 +204,7 @@ TEST(PackedWeights, TrainingWithPanelsEqualsTrainingWithout) {
 
 // Only layers of >= 2^20 weights, and only at batches whose forward packs the weights.
 TEST(PackedWeights, OnlyLargeLayersAtBatchesThatPack) {
+  if (!fast_path_available()) GTEST_SKIP() << "a test of the fused fast path";
   Network<float> wide(wide_net(), 32, 5), small(test::tiny_mlp({1, 8, 8}, 64, 4), 32, 5);
   wide.set_defer_weight_grads(true);
   small.set_defer_weight_grads(true);

@@ -123,6 +123,7 @@ void check_fused_update_matches_the_plain_path(int64_t batch, bool expect_fused,
 }
 
 TEST(Trainer, FusedUpdateMatchesThePlainPath) {
+  if (!fast_path_available()) GTEST_SKIP() << "a test of the fused fast path";
   check_fused_update_matches_the_plain_path(1, true);
   check_fused_update_matches_the_plain_path(2, trainer_detail::sgemm_available());
   check_fused_update_matches_the_plain_path(16, trainer_detail::sgemm_available());
@@ -149,6 +150,7 @@ ResolvedNetwork two_hidden_dense(int64_t h1, int64_t h2) {
 // tenth of the usual learning rate: this wide net fits the synthetic task within 20 steps
 // otherwise, its gradients sinking to subnormal floats.
 TEST(Trainer, FusedUpdateOfALargeMatrixMatchesThePlainPath) {
+  if (!fast_path_available()) GTEST_SKIP() << "a test of the fused fast path";
   const ResolvedNetwork net = two_hidden_dense(1024, 1024);
   for (int64_t batch : {2, 4, 8, 16, 24, 48})
     check_fused_update_matches_the_plain_path(batch, trainer_detail::sgemm_available(), net,
@@ -163,6 +165,7 @@ TEST(Trainer, FusedUpdateOfALargeMatrixMatchesThePlainPath) {
 // last of 4), with weight decay, under each optimizer. The parameters must stay bit-identical
 // to the plain path's, and the squared norm agree.
 TEST(Trainer, FusedUpdateOfFullTilesMatchesThePlainPath) {
+  if (!fast_path_available()) GTEST_SKIP() << "a test of the fused fast path";
   const ResolvedNetwork net = two_hidden_dense(64, 40);
   for (OptimizerKind kind :
        {OptimizerKind::Sgd, OptimizerKind::Momentum, OptimizerKind::Nesterov})
