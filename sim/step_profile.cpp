@@ -21,7 +21,18 @@ StepProfileBuilder::StepProfileBuilder(const LoweredStep& step, double bucket_by
       m_batch(per_learner_batch),
       m_layers(layers) {}
 
-void StepProfileBuilder::add(const Op& op, const OpCost& c) {
+void StepProfileBuilder::add(const Op& op, const OpCost& cost) {
+  OpCost c = cost;
+  const double wait = std::max(0.0, m_launch_s - c.seconds);
+  c.seconds += wait;
+  if (op.phase == Phase::Update) m_prof.optimizer_launch_wait_s += wait, ++m_prof.optimizer_kernels;
+  else m_prof.launch_wait_s += wait, ++m_prof.kernels;
+  // The first layer's A operand is the input batch (implicit GEMM: the tensor, not its im2col).
+  if (m_prof.kernels == 1 && op.kind == OpKind::Gemm && m_batch > 0) {
+    const GemmDims g = op.gemm_at(m_batch);
+    m_prof.input_bytes_per_sample = static_cast<double>(g.m) * static_cast<double>(g.k) * op.a_unique_fraction *
+                                    m_grad_bytes / static_cast<double>(m_batch);
+  }
   if (op.phase == Phase::Forward) m_prof.forward_s += c.seconds;
   else if (op.phase == Phase::Update) m_prof.optimizer_s += c.seconds;
   else m_prof.backward_s += c.seconds;
@@ -93,7 +104,20 @@ UpdateResult finish_update(const StepProfile& prof, const HardwareSpec& hw, int6
     }
   }
   b.allreduce_exposed_s = std::max(0.0, comm_end - (last_start + prof.backward_end_s));
-  b.t_update_s = b.forward_s + b.backward_s + b.allreduce_exposed_s + b.optimizer_s;
+  b.launch_wait_s = prof.launch_wait_s * a + prof.optimizer_launch_wait_s;
+  r.kernels = prof.kernels * accumulation + prof.optimizer_kernels;
+  const RuntimeSpec& rt = hw.runtime;
+  b.host_s = rt.step_overhead_s + (rt.launch_batching ? rt.kernel_launch_s : 0.0);
+  const double batch = static_cast<double>(per_learner_batch);
+  const double copy_s = rt.host_link_bytes_per_s > 0 ? batch * prof.input_bytes_per_sample / rt.host_link_bytes_per_s : 0;
+  const double busy_s = b.forward_s + b.backward_s + b.allreduce_exposed_s + b.optimizer_s + b.host_s + copy_s;
+  double load_wait_s = 0;
+  if (rt.input_samples_per_s > 0) {
+    const double per_host = batch * static_cast<double>(std::min(learners, hw.interconnect.devices_per_node));
+    load_wait_s = std::max(0.0, per_host / rt.input_samples_per_s - busy_s);
+  }
+  b.input_s = copy_s + load_wait_s;
+  b.t_update_s = busy_s + load_wait_s;
   r.energy_j = update_energy_j(hw.energy, r.actions, learners);
   return r;
 }
