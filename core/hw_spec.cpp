@@ -127,6 +127,7 @@ HardwareSpec parse_hardware(const ConfigDoc& doc) {
   ConfigMap c = root.map("cost");
   hw.cost_per_chip_hour_usd = c.quantity_nonneg_or("per_chip_hour", Dim::Dollars, kMaxChipHourUsd, 0.0);
   c.check_unknown();
+  if (root.has("runtime")) hw.runtime = parse_runtime(root.map("runtime"));
   root.finish();
   return hw;
 }

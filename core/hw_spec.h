@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/config_doc.h"
+#include "core/runtime_spec.h"
 
 namespace kp {
 
@@ -79,6 +80,7 @@ struct HardwareSpec {
   EnergySpec energy;
   double cost_per_chip_hour_usd = 0;
   double compute_efficiency = 1.0;  // one global factor per unit type, reason stated in the YAML
+  RuntimeSpec runtime;              // fixed costs (`runtime:`); all zero when the section is absent
 };
 
 // Throws ConfigError listing every problem of the document.

@@ -39,7 +39,21 @@ OpCost repeated(const OpCost& one, int64_t times) {
 }  // namespace
 
 void StepProfileBuilder::add(const Op& op, const OpCost& one) {
-  const OpCost c = repeated(one, op.serial);
+  // Every run of a serial op (a step of a recurrence) is a kernel launch of its own.
+  OpCost c = one;
+  const double wait = std::max(0.0, m_launch_s - c.seconds);
+  c.seconds += wait;
+  c = repeated(c, op.serial);
+  const double waits = wait * static_cast<double>(op.serial);
+  const bool first = m_prof.kernels == 0;
+  if (op.phase == Phase::Update) m_prof.optimizer_launch_wait_s += waits, m_prof.optimizer_kernels += op.serial;
+  else m_prof.launch_wait_s += waits, m_prof.kernels += op.serial;
+  // The first layer's A operand is the input batch (implicit GEMM: the tensor, not its im2col).
+  if (first && op.kind == OpKind::Gemm && m_batch > 0) {
+    const GemmDims g = op.gemm_at(m_batch);
+    m_prof.input_bytes_per_sample = static_cast<double>(g.m) * static_cast<double>(g.k) * op.a_unique_fraction *
+                                    m_grad_bytes / static_cast<double>(m_batch);
+  }
   if (op.phase == Phase::Forward) m_prof.forward_s += c.seconds;
   else if (op.phase == Phase::Update) m_prof.optimizer_s += c.seconds;
   else m_prof.backward_s += c.seconds;
@@ -111,7 +125,20 @@ UpdateResult finish_update(const StepProfile& prof, const HardwareSpec& hw, int6
     }
   }
   b.allreduce_exposed_s = std::max(0.0, comm_end - (last_start + prof.backward_end_s));
-  b.t_update_s = b.forward_s + b.backward_s + b.allreduce_exposed_s + b.optimizer_s;
+  b.launch_wait_s = prof.launch_wait_s * a + prof.optimizer_launch_wait_s;
+  r.kernels = prof.kernels * accumulation + prof.optimizer_kernels;
+  const RuntimeSpec& rt = hw.runtime;
+  b.host_s = rt.step_overhead_s + (rt.launch_batching ? rt.kernel_launch_s : 0.0);
+  const double batch = static_cast<double>(per_learner_batch);
+  const double copy_s = rt.host_link_bytes_per_s > 0 ? batch * prof.input_bytes_per_sample / rt.host_link_bytes_per_s : 0;
+  const double busy_s = b.forward_s + b.backward_s + b.allreduce_exposed_s + b.optimizer_s + b.host_s + copy_s;
+  double load_wait_s = 0;
+  if (rt.input_samples_per_s > 0) {
+    const double per_host = batch * static_cast<double>(std::min(learners, hw.interconnect.devices_per_node));
+    load_wait_s = std::max(0.0, per_host / rt.input_samples_per_s - busy_s);
+  }
+  b.input_s = copy_s + load_wait_s;
+  b.t_update_s = busy_s + load_wait_s;
   r.energy_j = update_energy_j(hw.energy, r.actions, learners);
   return r;
 }

@@ -23,6 +23,10 @@ namespace kp {
 
 struct StepProfile {
   double forward_s = 0, backward_s = 0, optimizer_s = 0, backward_end_s = 0;
+  double launch_wait_s = 0;             // of the above, waiting for kernel launches (fwd + bwd)
+  double optimizer_launch_wait_s = 0;   // of optimizer_s
+  int64_t kernels = 0, optimizer_kernels = 0;  // forward + backward ops, optimizer ops
+  double input_bytes_per_sample = 0;    // what the first layer reads per sample (the input batch)
   ActionCounts actions;                            // link_bytes are added per P
   std::vector<std::pair<double, double>> buckets;  // (ready time in s, gradient bytes), reduction order
 };
@@ -32,6 +36,9 @@ class StepProfileBuilder {
   // first_bucket_bytes is capped at bucket_bytes (the first bucket is never the larger one).
   StepProfileBuilder(const LoweredStep& step, double bucket_bytes, double first_bucket_bytes,
                      int64_t grad_bytes_per_param, int64_t per_learner_batch, std::vector<LayerRecord>* layers);
+  // Kernels are launched asynchronously: one shorter than `launch_s` waits for the rest of its
+  // launch (hardware runtime.kernel_launch; 0 with launch batching). Call before add().
+  void set_kernel_launch_s(double launch_s) { m_launch_s = launch_s; }
   void add(const Op& op, const OpCost& cost);
   StepProfile done();
 
@@ -40,7 +47,7 @@ class StepProfileBuilder {
   double m_bucket_limit, m_first_limit, m_grad_bytes;
   int64_t m_batch;
   std::vector<LayerRecord>* m_layers;
-  double m_t = 0;
+  double m_t = 0, m_launch_s = 0;
   std::vector<std::pair<double, double>> m_grads;  // (ready time, bytes) in backward order
   StepProfile m_prof;
 };
@@ -50,6 +57,10 @@ class StepProfileBuilder {
 // (as DDP's no_sync). `bucket_allreduce_s` (one per bucket) replaces the closed-form all-reduce
 // time when given (the SystemC interconnect); buckets still run one after another (one stream).
 // `bucket_start_s`, when given, receives when each bucket's all-reduce starts (for traces).
+// Fixed costs (hw.runtime): per step runtime.step_overhead (and one kernel_launch with launch
+// batching); the input batch's copy over runtime.host_link (exposed: the step needs it); the input
+// pipeline delivers per host (devices_per_node learners) input_samples_per_s while the step runs,
+// so only the part longer than the step is exposed.
 UpdateResult finish_update(const StepProfile& prof, const HardwareSpec& hw, int64_t per_learner_batch,
                            int64_t learners, int64_t accumulation = 1,
                            const std::vector<double>* bucket_allreduce_s = nullptr,

@@ -68,12 +68,13 @@ TilePlan TilePlan::gemm(const HardwareSpec& hw, const GemmDims& problem, double 
     const double compute = nm * nn * nk * static_cast<double>(ceil_div(ft.folds, a.count) * ft.cycles_per_fold) /
                            (hw.clock_hz * hw.compute_efficiency);
     const double traffic = (M * K * (nm * nk > 1 ? nn : 1) + K * N * (nk > 1 ? nm : 1) + M * N) * bpe_d;
-    return std::max(compute, traffic / hw.dram.bandwidth_bytes_per_s);
+    // Every tile's DMA batch pays the DRAM latency once (tile_pipeline), so many small tiles lose.
+    return std::max(compute, traffic / hw.dram.bandwidth_bytes_per_s + nm * nn * nk * hw.dram.latency_s);
   };
   int64_t tm = g.m, tn = g.n, tk = g.k;
   if (!fits(tm, tn, tk)) {
     struct Tiles { int64_t m, n, k; };
-    Tiles cand[6];
+    Tiles cand[7];
     int nc = 0;
     // 1: whole K and N, as many M rows as fit beside them.
     cand[nc++] = {fit(floor_i((half - K * N) / (K + N)), g.m, am), g.n, g.k};
@@ -95,6 +96,8 @@ TilePlan TilePlan::gemm(const HardwareSpec& hw, const GemmDims& problem, double 
       }
       cand[nc++] = c;
     }
+    // 4: whole M and N (a small output, e.g. a weight gradient), as much K as fits beside them.
+    cand[nc++] = {g.m, g.n, fit(floor_i((half - M * N) / (M + N)), g.k, ak)};
     double best = -1;
     for (int i = 0; i < nc; ++i) {
       Tiles c = cand[i];
@@ -111,45 +114,84 @@ TilePlan TilePlan::gemm(const HardwareSpec& hw, const GemmDims& problem, double 
     }
   }
   // Streaming: cut the dimension that maps on an array side (os: M on rows, ws: N on cols, is: M on
-  // cols), whose tiles are whole folds, so the split costs no fill or drain.
+  // cols), whose tiles are whole folds, so the split costs no fill or drain; in whole waves: the
+  // cut is a multiple of the folds of that dimension that, beside the other side's folds, fill the
+  // arrays once (so a streamed tile never leaves arrays idle that the uncut op would fill).
   // ws with too few weight columns streams M instead (its T): each cut repeats the fold's fill and
   // drain, so only when a tile still streams 8x longer than that (<= 1/8 overhead).
+  const auto per_wave = [&](int64_t other_folds) { return std::max<int64_t>(1, a.count / std::max<int64_t>(other_folds, 1)); };
   if (a.dataflow == Dataflow::WeightStationary) {
     const int64_t fill = 2 * a.rows + a.cols - 2;
-    if (g.n >= kMinStreamTiles * an) tn = std::min(tn, fit(ceil_div(g.n, kMinStreamTiles), g.n, an));
-    else if (ceil_div(g.m, kMinStreamTiles) >= 8 * fill) tm = std::min(tm, ceil_div(g.m, kMinStreamTiles));
-  } else if (g.m >= kMinStreamTiles * am) {
-    tm = std::min(tm, fit(ceil_div(g.m, kMinStreamTiles), g.m, am));
+    const int64_t cut = an * per_wave(ceil_div(tk, a.rows));
+    if (g.n >= kMinStreamTiles * cut) tn = std::min(tn, fit(ceil_div(g.n, kMinStreamTiles), g.n, cut));
+    else if (g.n < kMinStreamTiles * an && ceil_div(g.m, kMinStreamTiles) >= 8 * fill)
+      tm = std::min(tm, ceil_div(g.m, kMinStreamTiles));
+  } else {
+    const int64_t other = a.dataflow == Dataflow::OutputStationary ? ceil_div(tn, a.cols) : ceil_div(tk, a.rows);
+    const int64_t cut = am * per_wave(other);
+    if (g.m >= kMinStreamTiles * cut) tm = std::min(tm, fit(ceil_div(g.m, kMinStreamTiles), g.m, cut));
   }
   p.m_tm = tm, p.m_tn = tn, p.m_tk = tk;
   p.m_nm = ceil_div(g.m, tm), p.m_nn = ceil_div(g.n, tn), p.m_nk = ceil_div(g.k, tk);
   p.m_tiles = p.m_nm * p.m_nn * p.m_nk;
-  // Only the classes that occur (an edge class exists when the dimension has a remainder).
-  const int edges = (g.m % tm ? 1 : 0) | (g.n % tn ? 2 : 0) | (g.k % tk ? 4 : 0);
-  for (int c = 0; c < 8; ++c) {
-    if ((c & ~edges) != 0) continue;
-    const int64_t m = (c & 1) ? g.m - (p.m_nm - 1) * tm : tm;
-    const int64_t n = (c & 2) ? g.n - (p.m_nn - 1) * tn : tn;
-    const int64_t k = (c & 4) ? g.k - (p.m_nk - 1) * tk : tk;
-    p.m_class[c] = p.class_step(m, n, k);
+  p.build_classes();
+  // Split-K when the full tile's folds leave arrays idle: the plan's own pipeline time decides.
+  const int64_t folds = fold_timing(a.dataflow, a.rows, a.cols, GemmShape{tm, tn, tk}).folds;
+  if (folds < a.count && tk > 1) {
+    // A split reserves SRAM for its partial sums, taken from the K tile.
+    const double mn = static_cast<double>(tm) * static_cast<double>(tn);
+    const auto set_k = [&](int64_t s, int64_t k) {
+      p.m_split = s, p.m_tk = k, p.m_nk = ceil_div(g.k, k), p.m_tiles = p.m_nm * p.m_nn * p.m_nk;
+      p.build_classes();
+    };
+    double best = tile_pipeline(p, hw.dram).seconds;
+    int64_t best_s = 1, best_k = tk;
+    const int64_t smax = std::min(a.count / folds, tk);
+    for (int64_t s = 2; s <= smax; s = s * 2 > smax && s < smax ? smax : s * 2) {
+      const double room = (hw.sram.capacity_bytes - static_cast<double>(s - 1) * mn * kPartialBytes) / (2.0 * bpe_d) - mn;
+      const int64_t k = std::min(tk, fit(floor_i(room / static_cast<double>(tm + tn)), g.k, ak));
+      if (room < static_cast<double>(tm + tn) || k < s) break;
+      set_k(s, k);
+      const double t = tile_pipeline(p, hw.dram).seconds;
+      if (t < best) best = t, best_s = s, best_k = k;
+    }
+    set_k(best_s, best_k);
   }
   return p;
+}
+
+void TilePlan::build_classes() {
+  // Only the classes that occur (an edge class exists when the dimension has a remainder).
+  const int edges = (m_g.m % m_tm ? 1 : 0) | (m_g.n % m_tn ? 2 : 0) | (m_g.k % m_tk ? 4 : 0);
+  for (int c = 0; c < 8; ++c) {
+    if ((c & ~edges) != 0) continue;
+    const int64_t m = (c & 1) ? m_g.m - (m_nm - 1) * m_tm : m_tm;
+    const int64_t n = (c & 2) ? m_g.n - (m_nn - 1) * m_tn : m_tn;
+    const int64_t k = (c & 4) ? m_g.k - (m_nk - 1) * m_tk : m_tk;
+    m_class[c] = class_step(m, n, k);
+  }
 }
 
 TileStep TilePlan::class_step(int64_t m, int64_t n, int64_t k) const {
   const HardwareSpec& hw = *m_hw;
   const SystolicArraySpec& a = hw.array;
   TileStep s;
-  const FoldTiming ft = fold_timing(a.dataflow, a.rows, a.cols, GemmShape{m, n, k});
-  s.unit_cycles = ceil_div(ft.folds, a.count) * ft.cycles_per_fold;  // folds spread over the arrays
-  s.units_busy = std::min(ft.folds, a.count);
-  s.footprint_bytes = 2.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + static_cast<double>(m) * n) *
-                      static_cast<double>(m_bpe);
-  s.macs = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k);
-  // SRAM feeds the array: each fold reads its operand tiles, the outputs are written once.
+  // Split-K: `split` arrays each stream a K / split slice of every output fold.
+  const int64_t split = std::min(m_split, k);
+  const FoldTiming ft = fold_timing(a.dataflow, a.rows, a.cols, GemmShape{m, n, ceil_div(k, split)});
+  s.waves = ceil_div(ft.folds * split, a.count);  // folds spread over the arrays in waves
+  s.unit_cycles = s.waves * ft.cycles_per_fold;
+  s.units_busy = std::min(ft.folds * split, a.count);
+  const double mn = static_cast<double>(m) * static_cast<double>(n);
+  const double partials = static_cast<double>(split - 1) * mn * kPartialBytes;  // the other splits' sums
+  s.footprint_bytes = 2.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + mn) *
+                      static_cast<double>(m_bpe) + partials;
+  s.macs = mn * static_cast<double>(k);
+  // SRAM feeds the array: each fold reads its operand tiles, the outputs are written once (and the
+  // other splits' partial sums beside them).
   const double bpe = static_cast<double>(m_bpe);
   s.sram_bytes = (static_cast<double>(m) * k * ceil_div(n, a.cols) + static_cast<double>(k) * n * ceil_div(m, a.rows) +
-                  static_cast<double>(m) * n) * bpe;
+                  mn) * bpe + partials;
   s.compute_s = std::max(static_cast<double>(s.unit_cycles) / (hw.clock_hz * hw.compute_efficiency),
                          s.sram_bytes / hw.sram.bandwidth_bytes_per_s);
   return s;
@@ -176,7 +218,20 @@ TileStep TilePlan::gemm_step(int64_t t) const {
   } else if (b_new) {
     s.read_bytes += k * n * m_bpe;
   }
-  if (kk == m_nk - 1) s.write_bytes = static_cast<int64_t>(std::ceil(static_cast<double>(m * n * m_bpe) * m_out_fraction));
+  if (kk == m_nk - 1) {
+    s.write_bytes = static_cast<int64_t>(std::ceil(static_cast<double>(m * n * m_bpe) * m_out_fraction));
+    const int64_t split = std::min(m_split, k);
+    if (split > 1) {  // the vector units add the split partial sums before the output leaves
+      const HardwareSpec& hw = *m_hw;
+      const double mn = static_cast<double>(m) * static_cast<double>(n);
+      s.vector_ops += static_cast<double>(split - 1) * mn;
+      s.sram_bytes += static_cast<double>(split) * mn * kPartialBytes;
+      const double lanes = static_cast<double>(hw.vector.lanes * hw.vector.count);
+      s.reduce_s = std::ceil(s.vector_ops / lanes) / hw.clock_hz;
+      s.compute_s = std::max(static_cast<double>(s.unit_cycles) / (hw.clock_hz * hw.compute_efficiency),
+                             s.sram_bytes / hw.sram.bandwidth_bytes_per_s) + s.reduce_s;
+    }
+  }
   return s;
 }
 

@@ -21,6 +21,17 @@
 // tile; B for every M tile when K is split (else once per N tile). Convolutions are implicit GEMMs:
 // an A tile moves a_unique_fraction of its im2col bytes (core/lowering.h).
 //
+// Waves: a tile's folds are dealt over the arrays in waves of `count` (109 folds on 108 arrays take
+// two waves), and the streaming cut keeps each tile a whole number of full waves, so cutting never
+// idles arrays that one tile would have filled.
+// Split-K (the idea of stream-K, Osama et al., PPoPP 2023, and cuBLAS's split-K kernels): a tile
+// whose output folds leave arrays idle splits its K over `split` arrays per output fold; each array
+// accumulates its K/split slice in fp32 (kPartialBytes) in SRAM, and after the last K tile the
+// vector units add the split partial sums (reading split partials, (split-1) adds per output) before
+// the output is written. On a GPU the workspace of such small outputs stays in L2, which is the
+// SRAM here, so the partials cost SRAM traffic and vector time, not DRAM. The split is the one of
+// 1, 2, 4, ... and count / folds whose tile_pipeline time is least (ties: the smaller split).
+//
 // Elementwise work (vector unit): an op whose tensors fit in half the SRAM works in SRAM in one
 // tile; a larger one streams through DRAM in double-buffered chunks of
 // capacity / (2 * tensors * bytes) elements.
@@ -32,13 +43,16 @@
 namespace kp {
 
 constexpr int64_t kMinStreamTiles = 4;
+constexpr int64_t kPartialBytes = 4;  // split-K partial sums accumulate in fp32
 
 // One tile: its compute and what the DMA moves for it. Reads must land before the tile computes;
 // writes leave after it.
 struct TileStep {
   int64_t unit_cycles = 0;   // array (fold timing over `count` arrays) or vector-unit cycles
   int64_t units_busy = 0;    // arrays (or vector units) the tile occupies
-  double compute_s = 0;      // max(unit cycles / (clock * efficiency), SRAM port time)
+  double compute_s = 0;      // max(unit cycles / (clock * efficiency), SRAM port time) + reduce_s
+  double reduce_s = 0;       // split-K: vector-unit time adding the partial sums, after the arrays
+  int64_t waves = 0;         // GEMM: rounds of folds (x split) over the arrays
   int64_t read_bytes = 0, write_bytes = 0;  // DRAM
   double sram_bytes = 0;     // whole bytes
   double footprint_bytes = 0;  // SRAM the tile's double buffers occupy
@@ -68,11 +82,13 @@ class TilePlan {
   int64_t m_tiles_count() const { return m_nm; }
   int64_t n_tiles_count() const { return m_nn; }
   int64_t k_tiles_count() const { return m_nk; }
+  int64_t split() const { return m_split; }  // GEMM: arrays sharing one output fold's K (split-K)
 
  private:
   TileStep gemm_step(int64_t t) const;
   TileStep chunk_step(int64_t t) const;
   TileStep class_step(int64_t m, int64_t n, int64_t k) const;
+  void build_classes();
 
   const HardwareSpec* m_hw = nullptr;
   bool m_gemm = true;
@@ -82,7 +98,7 @@ class TilePlan {
   int64_t m_group_rows = 0;  // rows of one problem where groups > 1, else 0
   double m_afrac = 1, m_out_fraction = 1;
   int64_t m_bpe = 2;
-  int64_t m_tm = 0, m_tn = 0, m_tk = 0, m_nm = 0, m_nn = 0, m_nk = 0;
+  int64_t m_tm = 0, m_tn = 0, m_tk = 0, m_nm = 0, m_nn = 0, m_nk = 0, m_split = 1;
   TileStep m_class[8];  // compute of the (full/edge M, N, K) tile classes, traffic left zero
   // Elementwise
   double m_elements = 0, m_ops = 0, m_read_tensors = 0, m_write_tensors = 0, m_chunk = 0;

@@ -14,6 +14,9 @@ namespace kp {
 
 struct UpdateBreakdown {
   double forward_s = 0, backward_s = 0, allreduce_s = 0, allreduce_exposed_s = 0, optimizer_s = 0;
+  // Fixed costs (hardware `runtime:`): launch_wait_s is the part of forward, backward and optimizer
+  // the chip waits for kernel launches (included in them); host_s and input_s add to the step.
+  double launch_wait_s = 0, host_s = 0, input_s = 0;
   double t_update_s = 0;
 };
 
@@ -39,6 +42,7 @@ struct LayerRecord {
 struct UpdateResult {
   int64_t per_learner_batch = 0;
   int64_t accumulation_steps = 1;  // micro-steps per update when the batch does not fit memory
+  int64_t kernels = 0;             // kernels launched per update (every op of every micro-step)
   UpdateBreakdown breakdown;
   ActionCounts actions;
   double energy_j = 0;    // one update, all learners

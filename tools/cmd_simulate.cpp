@@ -73,7 +73,9 @@ int run_simulate(const Args& args) {
     j.key("breakdown_s").begin_object();
     j.key("forward").value(b.forward_s).key("backward").value(b.backward_s);
     j.key("allreduce").value(b.allreduce_s).key("allreduce_exposed").value(b.allreduce_exposed_s);
-    j.key("optimizer").value(b.optimizer_s).end_object();
+    j.key("optimizer").value(b.optimizer_s).key("launch_wait").value(b.launch_wait_s);
+    j.key("host").value(b.host_s).key("input").value(b.input_s).end_object();
+    j.key("kernels").value(r.kernels).key("runtime_section").value(c.hw.runtime.present);
     j.key("energy_j").value(r.energy_j);
     j.key("layers").begin_array();
     for (const LayerRecord& l : layers) {
@@ -105,6 +107,14 @@ int run_simulate(const Args& args) {
               human_seconds(b.allreduce_exposed_s).c_str());
   std::printf("  optimizer         %s\n  energy            %.4g J per update (all learners)\n",
               human_seconds(b.optimizer_s).c_str(), r.energy_j);
+  if (c.hw.runtime.present)
+    std::printf("  fixed costs       %lld kernels, launch waits %s (in the phases above), host %s, input %s\n",
+                static_cast<long long>(r.kernels), human_seconds(b.launch_wait_s).c_str(),
+                human_seconds(b.host_s).c_str(), human_seconds(b.input_s).c_str());
+  else
+    std::printf("  fixed costs       none: %s has no runtime: section, so kernel launches (%lld), host overhead and "
+                "input are counted as zero\n",
+                c.hw.source_file.c_str(), static_cast<long long>(r.kernels));
   return 0;
 }
 

@@ -32,6 +32,7 @@ UpdateResult AnalyticUpdate::simulate(int64_t batch, int64_t learners,
 StepProfile AnalyticUpdate::profile(int64_t m, std::vector<LayerRecord>* layers) const {
   StepProfileBuilder builder(m_step, m_hw.interconnect.bucket_bytes, m_hw.interconnect.first_bucket_bytes, m_bytes, m,
                              layers);
+  builder.set_kernel_launch_s(m_hw.runtime.launch_batching ? 0.0 : m_hw.runtime.kernel_launch_s);
   for (const Op& op : m_step.ops) builder.add(op, m_chip.cost(op, m));
   return builder.done();
 }

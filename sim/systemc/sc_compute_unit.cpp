@@ -28,8 +28,10 @@ sc_core::sc_time ScComputeUnit::execute(const sc_core::sc_time& start, const Til
   }
   const double unit_s = static_cast<double>(tile.unit_cycles) / (m_clock_hz * m_efficiency);
   m_unit_s += unit_s;
+  // Split-K partial sums are added (tile.reduce_s) once the arrays and the SRAM ports are done.
   const sc_core::sc_time end = std::max(start + sc_core::sc_time(unit_s, sc_core::SC_SEC),
-                                        sc_core::sc_time_stamp() + sram_delay);
+                                        sc_core::sc_time_stamp() + sram_delay) +
+                               sc_core::sc_time(tile.reduce_s, sc_core::SC_SEC);
   const int64_t busy = std::min<int64_t>(tile.units_busy, static_cast<int64_t>(m_tracks.size()));
   for (int64_t u = 0; u < busy; ++u)
     m_trace.span(m_tracks[static_cast<size_t>(u)], "tile", start.to_seconds(), (end - start).to_seconds(), op);

@@ -70,6 +70,7 @@ UpdateResult SystemcUpdate::simulate_with(const std::vector<OpCost>& costs, int6
   const int64_t m = micro_batch(per_learner);
   StepProfileBuilder builder(m_step, m_hw.interconnect.bucket_bytes, m_hw.interconnect.first_bucket_bytes, m_bytes, m,
                              layers);
+  builder.set_kernel_launch_s(m_hw.runtime.launch_batching ? 0.0 : m_hw.runtime.kernel_launch_s);
   for (size_t i = 0; i < m_step.ops.size(); ++i) builder.add(m_step.ops[i], costs[i]);
   const StepProfile prof = builder.done();
   const std::vector<double> allreduce = bucket_allreduce_s(m_hw.interconnect, learners, prof);

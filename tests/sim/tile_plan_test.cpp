@@ -96,6 +96,69 @@ TEST(TilePlan, ElementwiseOnChipOrStreamed) {
 }
 
 // Bursts interleave over channels from channel 0; one latency per DMA batch.
+// An os chip of `count` 4x4 arrays at 1 GHz, 1-byte words, 4 vector lanes, a large SRAM.
+HardwareSpec os_chip(int64_t count) {
+  HardwareSpec hw = toy(1e6);
+  hw.array = {4, 4, count, Dataflow::OutputStationary, 1};
+  return hw;
+}
+
+// Wave quantization: 20 x 4 x 8 on 4 arrays has 5 folds (5 row folds, 1 column fold): two waves
+// of cpf = T + R + C - 2 = 8 + 4 + 4 - 2 = 14 cycles. No split: the folds already fill the arrays.
+TEST(TilePlan, FoldsAreDealtInWaves) {
+  const HardwareSpec hw = os_chip(4);
+  const TilePlan p = TilePlan::gemm(hw, {20, 4, 8}, 1.0, 1);
+  ASSERT_EQ(p.tiles(), 1);
+  EXPECT_EQ(p.split(), 1);
+  EXPECT_EQ(p.step(0).waves, 2);
+  EXPECT_EQ(p.step(0).unit_cycles, 28);
+  // 109 folds on 108 arrays: two waves (109 x 1 output folds, K = 1: cpf = 1 + 6 = 7).
+  const HardwareSpec big = os_chip(108);
+  const TilePlan q = TilePlan::gemm(big, {4 * 109, 4, 1}, 1.0, 1);
+  ASSERT_EQ(q.tiles(), 1);
+  EXPECT_EQ(q.step(0).waves, 2);
+  EXPECT_EQ(q.step(0).unit_cycles, 14);
+}
+
+// The streaming cut keeps whole waves: 40 x 4 x 8 on 8 arrays (10 row folds) used to be cut into
+// 5 tiles of 8 rows (2 folds each, 5 waves of 14 cycles); a wave is 8 row folds (32 rows) and
+// 40 < 4 x 32, so it stays one tile of 10 folds: 2 waves, 28 cycles.
+TEST(TilePlan, StreamingCutKeepsWholeWaves) {
+  const HardwareSpec hw = os_chip(8);
+  const TilePlan p = TilePlan::gemm(hw, {40, 4, 8}, 1.0, 1);
+  ASSERT_EQ(p.tiles(), 1);
+  EXPECT_EQ(tile_pipeline(p, hw.dram).unit_cycles, 28);
+}
+
+// Split-K: 4 x 4 x 64 is one output fold on 8 arrays. Per split s: cpf = 64/s + 6 cycles, then
+// (s - 1) x 16 adds on 4 lanes: s = 1: 70 ns; 2: 38 + 4 = 42; 4: 22 + 12 = 34; 8: 14 + 28 = 42.
+// The plan takes s = 4. DRAM (1 B/ns, one channel): A + B = 512 B in (512 ns), 16 B out (one
+// 64-byte burst, 64 ns): 512 + 34 + 64 = 610 ns.
+TEST(TilePlan, SplitKPicksTheFastestSplitAndChargesTheReduction) {
+  const HardwareSpec hw = os_chip(8);
+  const TilePlan p = TilePlan::gemm(hw, {4, 4, 64}, 1.0, 1);
+  ASSERT_EQ(p.tiles(), 1);
+  EXPECT_EQ(p.split(), 4);
+  const TileStep s = p.step(0);
+  EXPECT_EQ(s.units_busy, 4);
+  EXPECT_EQ(s.unit_cycles, 22);
+  EXPECT_DOUBLE_EQ(s.vector_ops, 48);
+  EXPECT_NEAR(s.reduce_s, 12e-9, 1e-18);
+  EXPECT_NEAR(s.compute_s, 34e-9, 1e-18);
+  // SRAM: A 4x64 + B 64x4 + C 16 (1 B each) + 3 other partials of 16 fp32 + the reduction's read of
+  // 4 partials of 16 fp32: 528 + 192 + 256.
+  EXPECT_DOUBLE_EQ(s.sram_bytes, 528 + 192 + 256);
+  EXPECT_DOUBLE_EQ(s.footprint_bytes, 2 * 528 + 192);
+  const TiledCost c = tile_pipeline(p, hw.dram);
+  EXPECT_NEAR(c.seconds, 610e-9, 1e-18);
+  EXPECT_DOUBLE_EQ(c.macs, 4.0 * 4 * 64);
+  // On one vector lane the reduction costs more: s = 2: 38 + 16 = 54 ns, s = 4: 22 + 48 = 70,
+  // s = 8: 14 + 112 = 126: the plan takes 2.
+  HardwareSpec slow = hw;
+  slow.vector = {1, 1};
+  EXPECT_EQ(TilePlan::gemm(slow, {4, 4, 64}, 1.0, 1).split(), 2);
+}
+
 TEST(TilePlan, DramBatchTime) {
   DramSpec d{"hbm2", 1e12, 8e9, 100e-9, 4};  // 2 B/ns per channel: a burst takes 32 ns
   const int64_t one[1] = {64 * 9};           // 9 bursts: 3 on channel 0
@@ -120,10 +183,12 @@ double walk_every_tile(const TilePlan& p, const DramSpec& d) {
 TEST(TilePlan, ClosedFormEqualsWalkingEveryTile) {
   for (double sram : {300.0, 2000.0, 20000.0}) {
     for (Dataflow df : {Dataflow::OutputStationary, Dataflow::WeightStationary, Dataflow::InputStationary}) {
+     for (int64_t count : {1, 8}) {  // 8 arrays: the small outputs split K
       HardwareSpec hw = toy(sram);
-      hw.array.dataflow = df;
+      hw.array.dataflow = df, hw.array.count = count;
       hw.dram.channels = 3, hw.dram.latency_s = 7e-9;
-      for (const GemmDims g : {GemmDims{37, 29, 53}, GemmDims{301, 7, 999}, GemmDims{5, 203, 411}, GemmDims{999, 64, 9}}) {
+      for (const GemmDims g : {GemmDims{37, 29, 53}, GemmDims{301, 7, 999}, GemmDims{5, 203, 411}, GemmDims{999, 64, 9},
+                                GemmDims{3, 5, 4000}}) {
         const TilePlan p = TilePlan::gemm(hw, g, 0.5, 1);
         const TiledCost c = tile_pipeline(p, hw.dram);
         EXPECT_NEAR(c.seconds, walk_every_tile(p, hw.dram), 1e-12 * c.seconds) << p.tiles() << " tiles";
@@ -131,6 +196,7 @@ TEST(TilePlan, ClosedFormEqualsWalkingEveryTile) {
       }
       const TilePlan e = TilePlan::elementwise(hw, 12345, 3, 2.5, 2);
       EXPECT_NEAR(tile_pipeline(e, hw.dram).seconds, walk_every_tile(e, hw.dram), 1e-12 * walk_every_tile(e, hw.dram));
+     }
     }
   }
 }
