@@ -124,9 +124,9 @@ HardwareSpec parse_hardware(const ConfigDoc& doc) {
   hw.energy.link_byte_j = e.quantity_nonneg_or("link_byte", Dim::Joules, kMaxEnergyJ, 0.0);
   hw.energy.vector_op_j = e.quantity_nonneg_or("vector_op", Dim::Joules, kMaxEnergyJ, 0.0);
   e.check_unknown();
-  ConfigMap c = root.map("cost");
-  hw.cost_per_chip_hour_usd = c.quantity_nonneg_or("per_chip_hour", Dim::Dollars, kMaxChipHourUsd, 0.0);
-  c.check_unknown();
+  parse_power(root, hw);
+  parse_area(root, hw);
+  parse_cost(root, hw);
   if (root.has("runtime")) hw.runtime = parse_runtime(root.map("runtime"));
   root.finish();
   return hw;

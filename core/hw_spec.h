@@ -65,7 +65,52 @@ struct InterconnectSpec {
 
 struct EnergySpec {
   double mac_j = 0, sram_byte_j = 0, dram_byte_j = 0, link_byte_j = 0, vector_op_j = 0;
-  double static_w = 0;  // per chip, while the step runs
+};
+
+// `power:` (optional; absent = static power not modelled, and outputs say so). Static power is
+// drawn over the whole step time, busy or waiting; per chip, per link, and per host (node).
+struct PowerSpec {
+  bool modelled = false;
+  double tdp_w = 0;            // board power limit per chip; 0 = not given (no TDP check)
+  double chip_static_w = 0;    // per chip: leakage + clocks while a job runs (idle draw)
+  // Per chip, on top of static, while it computes (forward, backward, optimizer), whatever the
+  // array's utilization: clocks, issue and operand delivery of the allocated units.
+  double chip_busy_w = 0;
+  double link_static_w = 0;    // per chip link (x links_per_chip): SerDes kept trained
+  double host_static_w = 0;    // per node of devices_per_node chips: CPUs, DRAM, NICs, fans
+};
+
+// `area:` (optional): per-unit silicon area at the chip's process node, so that a design's die
+// area follows from its array, SRAM, DRAM PHYs and links. Absent = area not modelled.
+struct AreaSpec {
+  bool modelled = false;
+  std::string process;          // e.g. "TSMC N4": informational, the figures carry the node
+  double mac_m2 = 0;            // one MAC of the array's element width
+  double vector_lane_m2 = 0;    // one vector lane
+  double sram_m2_per_mib = 0;   // SRAM macro area per MiB, periphery included
+  double dram_phy_m2 = 0;       // per DRAM channel (memory.dram.channels)
+  double link_phy_m2 = 0;       // per chip link (interconnect.links_per_chip)
+  double other_m2 = 0;          // fixed: control, NoC, I/O ring, everything not scaled
+  double max_die_m2 = 858e-6;   // lithography reticle field (26 mm x 33 mm): a larger die cannot be made
+};
+
+enum class CostModel { Rental, Build };
+enum class YieldModel { Murphy, NegativeBinomial };
+
+// `cost:`: model rental (per_chip_hour) or build (cost.build: die cost from area by a yield model
+// and a wafer price, plus DRAM and packaging, amortised over a lifetime); electricity on top.
+struct CostSpec {
+  CostModel model = CostModel::Rental;
+  double per_chip_hour_usd = 0;     // rental
+  double wafer_usd = 0;             // build: one processed wafer
+  double wafer_diameter_m = 0.3;
+  double defects_per_m2 = 0;        // D0
+  YieldModel yield_model = YieldModel::NegativeBinomial;
+  double clustering = 3.0;          // negative-binomial alpha
+  double dram_usd_per_byte = 0;
+  double packaging_usd = 0;         // interposer, substrate, assembly, test per chip
+  double lifetime_s = 0;            // amortisation period of the chip's price
+  double electricity_usd_per_j = 0; // 0 = energy not charged
 };
 
 struct HardwareSpec {
@@ -78,12 +123,22 @@ struct HardwareSpec {
   DramSpec dram;
   InterconnectSpec interconnect;
   EnergySpec energy;
-  double cost_per_chip_hour_usd = 0;
+  PowerSpec power;
+  AreaSpec area;
+  CostSpec cost;
+  double cost_per_chip_hour_usd = 0;  // rental: cost.per_chip_hour; build: amortised chip price
   double compute_efficiency = 1.0;  // one global factor per unit type, reason stated in the YAML
   RuntimeSpec runtime;              // fixed costs (`runtime:`); all zero when the section is absent
 };
 
 // Throws ConfigError listing every problem of the document.
 HardwareSpec parse_hardware(const ConfigDoc& doc);
+
+class ConfigMap;
+// The optional `power:`, `area:` and `cost:` sections (core/hw_power_area.cpp); record errors in
+// the map. parse_cost runs after area: a build cost model needs `area:`.
+void parse_power(ConfigMap& root, HardwareSpec& hw);
+void parse_area(ConfigMap& root, HardwareSpec& hw);
+void parse_cost(ConfigMap& root, HardwareSpec& hw);
 
 }  // namespace kp

@@ -32,6 +32,8 @@ const std::vector<UnitDef>& units_of(Dim dim) {
   static const std::vector<UnitDef> flops = {{"FLOP/s", 1.0}, {"GFLOP/s", 1e9}, {"TFLOP/s", 1e12},
                                              {"PFLOP/s", 1e15}};
   static const std::vector<UnitDef> dollars = {{"USD", 1.0}, {"$", 1.0}};
+  static const std::vector<UnitDef> watts = {{"mW", 1e-3}, {"W", 1.0}, {"kW", 1e3}};
+  static const std::vector<UnitDef> area = {{"um2", 1e-12}, {"mm2", 1e-6}, {"cm2", 1e-4}};
   switch (dim) {
     case Dim::Bytes: return bytes;
     case Dim::BytesPerSecond: return bandwidth;
@@ -40,6 +42,8 @@ const std::vector<UnitDef>& units_of(Dim dim) {
     case Dim::Joules: return joules;
     case Dim::FlopsPerSecond: return flops;
     case Dim::Dollars: return dollars;
+    case Dim::Watts: return watts;
+    case Dim::Area: return area;
   }
   std::abort();
 }
@@ -55,6 +59,8 @@ const char* dim_name(Dim dim) {
     case Dim::Joules: return "an energy";
     case Dim::FlopsPerSecond: return "a throughput";
     case Dim::Dollars: return "a price";
+    case Dim::Watts: return "a power";
+    case Dim::Area: return "an area";
   }
   std::abort();
 }

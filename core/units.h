@@ -1,7 +1,7 @@
 #pragma once
 // Quantities with units, as written in YAML ("900 GB/s", "1.4 GHz", "32 MiB", "2 us").
 // Contract: parse_quantity() returns the value in the SI base unit of the dimension (bytes, bytes/s,
-// Hz, s, J, FLOP/s) or throws UnitError whose message says which units are accepted. A bare number
+// Hz, s, J, FLOP/s, USD, W, m^2) or throws UnitError whose message says which units are accepted. A bare number
 // is an error for every dimension: a unit is part of the value.
 #include <cstdint>
 #include <stdexcept>
@@ -9,7 +9,7 @@
 
 namespace kp {
 
-enum class Dim { Bytes, BytesPerSecond, Hertz, Seconds, Joules, FlopsPerSecond, Dollars };
+enum class Dim { Bytes, BytesPerSecond, Hertz, Seconds, Joules, FlopsPerSecond, Dollars, Watts, Area };
 
 class UnitError : public std::runtime_error {
  public:

@@ -7,6 +7,7 @@
 #include "core/json_writer.h"
 #include "core/limits.h"
 #include "sim/analytic/collective_analytic.h"
+#include "models/time_model/power_model.h"
 #include "models/time_model/time_model.h"
 #include "tools/cli_common.h"
 #include "tools/report/report_writer.h"
@@ -59,20 +60,28 @@ int run_predict(const Args& args) {
                                     "learner in the largest batch (" + std::to_string(max_batch) + ")");
   const Prediction p = predict(*model, c.law, c.hw, opt);
   if (format == "csv") {
-    std::printf("batch,learners,per_learner_batch,steps,t_update_s,t_total_s,energy_j,cost_usd\n");
+    std::printf("batch,learners,per_learner_batch,steps,t_update_s,t_total_s,energy_j,cost_usd,"
+                "avg_chip_power_w\n");
     for (const TimePoint& t : p.points)
-      std::printf("%lld,%lld,%lld,%.9g,%.9g,%.9g,%.9g,%.9g\n", static_cast<long long>(t.batch),
+      std::printf("%lld,%lld,%lld,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g\n", static_cast<long long>(t.batch),
                   static_cast<long long>(t.learners), static_cast<long long>(t.per_learner_batch), t.steps,
-                  t.t_update_s, t.t_total_s, t.energy_j, t.cost_usd);
+                  t.t_update_s, t.t_total_s, t.energy_j, t.cost_usd, t.average_chip_power_w());
+    if (const std::string w = tdp_warning(c.hw, p.overall_best.average_chip_power_w()); !w.empty())
+      std::fprintf(stderr, "%s\n", w.c_str());
     return 0;
   }
   if (format == "json") {
     JsonWriter j;
-    j.begin_object().key("b_crit").value(p.b_crit).key("knee_learners");
+    j.begin_object().key("b_crit").value(p.b_crit);
+    j.key("static_power_modelled").value(c.hw.power.modelled).key("tdp_w");
+    if (c.hw.power.tdp_w > 0) j.value(c.hw.power.tdp_w); else j.null();
+    j.key("knee_learners");
     if (p.knee_learners) j.value(p.knee_learners); else j.null();
     auto point = [&](const TimePoint& t) {
       j.begin_object().key("batch").value(t.batch).key("learners").value(t.learners);
       j.key("steps").value(t.steps).key("t_update_s").value(t.t_update_s).key("t_total_s").value(t.t_total_s);
+      j.key("energy_j").value(t.energy_j).key("cost_usd").value(t.cost_usd);
+      j.key("avg_chip_power_w").value(t.average_chip_power_w());
       j.end_object();
     };
     j.key("best_per_learners").begin_array();
@@ -90,6 +99,13 @@ int run_predict(const Args& args) {
     std::printf("%8lld %12lld %10.0f %14s %14s %8.2fx\n", static_cast<long long>(r.learners),
                 static_cast<long long>(r.best.batch), r.best.steps, human_seconds(r.best.t_update_s).c_str(),
                 human_seconds(r.best.t_total_s).c_str(), r.speedup);
+  const TimePoint& best = p.overall_best;
+  std::printf("fastest: %lld chips, batch %lld: %s, %.4g kWh, $%.4g; average power per chip %s\n",
+              static_cast<long long>(best.learners), static_cast<long long>(best.batch),
+              human_seconds(best.t_total_s).c_str(), best.energy_j / 3.6e6, best.cost_usd,
+              power_summary(c.hw, best.average_chip_power_w()).c_str());
+  if (const std::string w = tdp_warning(c.hw, best.average_chip_power_w()); !w.empty())
+    std::fprintf(stderr, "%s\n", w.c_str());
   return 0;
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/config_error.h"
 #include "core/json_writer.h"
+#include "models/time_model/power_model.h"
 #include "core/limits.h"
 #include "sim/analytic/collective_analytic.h"
 #include "sim/layer_json.h"
@@ -60,6 +61,11 @@ int run_simulate(const Args& args) {
   std::vector<LayerRecord> layers;
   const UpdateResult r = model->simulate(batch, learners, &layers);
   const UpdateBreakdown& b = r.breakdown;
+  // Static power over the whole update: the chips' share decides the average power per chip.
+  const StaticPower st = static_power(c.hw, learners);
+  const double static_j = st.system_w * b.t_update_s + learners * c.hw.power.chip_busy_w * busy_seconds(b);
+  const double chip_w = average_chip_power_w(r.energy_j + static_j - (st.system_w - st.chip_w * learners) * b.t_update_s,
+                                             learners, b.t_update_s);
   if (format == "json") {
     JsonWriter j;
     j.begin_object().key("fidelity").value(model->fidelity());
@@ -76,7 +82,10 @@ int run_simulate(const Args& args) {
     j.key("optimizer").value(b.optimizer_s).key("launch_wait").value(b.launch_wait_s);
     j.key("host").value(b.host_s).key("input").value(b.input_s).end_object();
     j.key("kernels").value(r.kernels).key("runtime_section").value(c.hw.runtime.present);
-    j.key("energy_j").value(r.energy_j);
+    j.key("energy_j").value(r.energy_j + static_j).key("dynamic_energy_j").value(r.energy_j);
+    j.key("static_power_modelled").value(c.hw.power.modelled).key("static_energy_j").value(static_j);
+    j.key("avg_chip_power_w").value(chip_w).key("tdp_w");
+    if (c.hw.power.tdp_w > 0) j.value(c.hw.power.tdp_w); else j.null();
     j.key("layers").begin_array();
     for (const LayerRecord& l : layers) {
       j.begin_object().key("name").value(l.name).key("phase").value(phase_name(l.phase));
@@ -105,8 +114,15 @@ int run_simulate(const Args& args) {
               human_seconds(b.backward_s).c_str());
   std::printf("  all-reduce        %s (exposed %s)\n", human_seconds(b.allreduce_s).c_str(),
               human_seconds(b.allreduce_exposed_s).c_str());
-  std::printf("  optimizer         %s\n  energy            %.4g J per update (all learners)\n",
-              human_seconds(b.optimizer_s).c_str(), r.energy_j);
+  std::printf("  optimizer         %s\n", human_seconds(b.optimizer_s).c_str());
+  if (c.hw.power.modelled)
+    std::printf("  energy            %.4g J per update (all learners: %.4g J dynamic + %.4g J static)\n",
+                r.energy_j + static_j, r.energy_j, static_j);
+  else
+    std::printf("  energy            %.4g J per update (all learners, dynamic only: static power not modelled)\n",
+                r.energy_j);
+  std::printf("  power per chip    %s\n", power_summary(c.hw, chip_w).c_str());
+  if (const std::string w = tdp_warning(c.hw, chip_w); !w.empty()) std::fprintf(stderr, "%s\n", w.c_str());
   if (c.hw.runtime.present)
     std::printf("  fixed costs       %lld kernels, launch waits %s (in the phases above), host %s, input %s\n",
                 static_cast<long long>(r.kernels), human_seconds(b.launch_wait_s).c_str(),

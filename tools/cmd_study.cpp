@@ -7,6 +7,7 @@
 #include "core/config_doc.h"
 #include "core/config_error.h"
 #include "tools/cli_common.h"
+#include "tools/report/design_figures.h"
 #include "tools/report/report_writer.h"
 #include "tools/study/design_space.h"
 #include "tools/study/study_runner.h"
@@ -56,6 +57,8 @@ void write_study_outputs(const StudyResult& r, const std::string& out) {
   if (r.systems.size() <= 8) std::printf("%s", md.substr(0, tables).c_str());
   else std::printf("# kneepoint study: %s (%zu design points)\n", r.spec.name.c_str(), r.systems.size());
   if (r.systems.size() > 1 && (!r.spec.sweep.empty() || r.spec.verify_top > 0)) print_ranking(r, 10);
+  for (const SystemResult& s : r.systems)
+    if (const std::string w = tdp_warning_text(s, s.chosen); !w.empty()) std::fprintf(stderr, "%s\n", w.c_str());
   std::printf("\nreport: %s/report.html (report.md, points.csv, summary.json beside it)\n", out.c_str());
 }
 

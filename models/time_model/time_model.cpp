@@ -5,7 +5,12 @@
 #include <limits>
 #include <stdexcept>
 
+#include "models/time_model/chip_cost.h"
+#include "models/time_model/power_model.h"
+
 namespace kp {
+
+double TimePoint::average_chip_power_w() const { return kp::average_chip_power_w(chip_energy_j, learners, t_total_s); }
 
 TimePoint evaluate_point(const UpdateModel& model, const StepLaw& law, const HardwareSpec& hw,
                          int64_t batch, int64_t learners) {
@@ -17,8 +22,13 @@ TimePoint evaluate_point(const UpdateModel& model, const StepLaw& law, const Har
   p.steps = law.steps(static_cast<double>(batch));
   p.t_update_s = u.breakdown.t_update_s;
   p.t_total_s = p.steps * p.t_update_s;
-  p.energy_j = p.steps * u.energy_j;
-  p.cost_usd = static_cast<double>(learners) * p.t_total_s / 3600.0 * hw.cost_per_chip_hour_usd;
+  // Static power runs over the whole update, compute and waiting alike; hosts are not chips.
+  const StaticPower st = static_power(hw, learners);
+  const double chips = static_cast<double>(learners);
+  const double busy_j = chips * hw.power.chip_busy_w * busy_seconds(u.breakdown);
+  p.chip_energy_j = p.steps * (u.energy_j + busy_j + chips * st.chip_w * p.t_update_s);
+  p.energy_j = p.steps * (u.energy_j + busy_j + st.system_w * p.t_update_s);
+  p.cost_usd = chips * p.t_total_s / 3600.0 * chip_hour_usd(hw) + p.energy_j * hw.cost.electricity_usd_per_j;
   p.breakdown = u.breakdown;
   return p;
 }

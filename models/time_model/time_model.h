@@ -15,7 +15,10 @@ namespace kp {
 struct TimePoint {
   int64_t batch = 0, learners = 0, per_learner_batch = 0;
   double steps = 0, t_update_s = 0, t_total_s = 0, energy_j = 0, cost_usd = 0;
+  double chip_energy_j = 0;  // the chips' (and links') share of energy_j: dynamic + chip static
   UpdateBreakdown breakdown;
+  // Average power per chip over the run (W): what power.tdp is checked against.
+  double average_chip_power_w() const;
 };
 
 struct ScalingRow {

@@ -86,7 +86,8 @@ std::string designs_csv(const StudyResult& r) {
   std::string csv = "design_index,design,workload,hardware_file" + key_columns(keys) +
                     ",feasible,rank,pareto,batch,learners,steps,t_update_s,t_total_s,energy_j,cost_usd,"
                     "knee_learners,b_crit_samples,max_learners,price_usd_per_chip_hour,fidelity,"
-                    "systemc_t_update_s,systemc_vs_analytic_t_update_rel\n";
+                    "systemc_t_update_s,systemc_vs_analytic_t_update_rel,avg_chip_power_w,tdp_w,area_mm2,"
+                    "chip_price_usd,runs_per_mwh,runs_per_kusd\n";
   for (size_t i : ranked_designs(r)) {
     const SystemResult& s = r.systems[i];
     const TimePoint& p = reported_point(s);
@@ -94,9 +95,15 @@ std::string designs_csv(const StudyResult& r) {
            csv_field(s.file) + swept_values(s, keys) + "," + (s.feasible ? "1" : "0") + "," + std::to_string(s.rank) +
            "," + (s.pareto ? "1" : "0") + "," + std::to_string(p.batch) + "," + std::to_string(p.learners);
     for (double v : {p.steps, p.t_update_s, p.t_total_s, p.energy_j, p.cost_usd}) csv += "," + num(v);
-    csv += "," + std::to_string(s.prediction.knee_learners) + "," + num(s.prediction.b_crit) + "," +
-           std::to_string(s.max_learners) + "," + num(s.cost_per_chip_hour_usd) + "," + csv_field(s.fidelity) + "," +
-           (s.verify.done ? num(s.verify.systemc.t_update_s) + "," + num(s.verify.t_update_rel_diff) : ",") + "\n";
+    // "No knee" and "not modelled" are empty cells: a 0 would read as a value.
+    auto opt = [](bool given, double v) { return given ? num(v) : std::string(); };
+    csv += "," + (s.prediction.knee_learners ? std::to_string(s.prediction.knee_learners) : std::string()) + "," +
+           num(s.prediction.b_crit) + "," + std::to_string(s.max_learners) + "," + num(s.cost_per_chip_hour_usd) + "," +
+           csv_field(s.fidelity) + "," +
+           (s.verify.done ? num(s.verify.systemc.t_update_s) + "," + num(s.verify.t_update_rel_diff) : ",");
+    csv += "," + opt(p.t_total_s > 0, p.average_chip_power_w()) + "," + opt(s.tdp_w > 0, s.tdp_w) + "," +
+           opt(s.area_m2 > 0, s.area_m2 * 1e6) + "," + opt(s.chip_price_usd > 0, s.chip_price_usd) + "," +
+           opt(p.energy_j > 0, 3.6e9 / p.energy_j) + "," + opt(p.cost_usd > 0, 1000.0 / p.cost_usd) + "\n";
   }
   return csv;
 }

@@ -2,6 +2,7 @@
 // ends where "## Best batch" begins (`kneepoint study` prints exactly that part).
 #include <cmath>
 
+#include "tools/report/design_figures.h"
 #include "tools/report/plot_util.h"
 #include "tools/report/report_select.h"
 #include "tools/report/report_writer.h"
@@ -42,7 +43,8 @@ std::string report_markdown(const StudyResult& r) {
                                       " samples, " + human_seconds(k.t_total_s) + " total, " + human_joules(k.energy_j) +
                                       ", $" + usd_text(k.cost_usd)) +
           (s.verify.done ? ". SystemC check: T_update " + fmt("%+.1f%%", 100 * s.verify.t_update_rel_diff) : "") +
-          ".\n";
+          ". At the best point: " + power_text(s, b) +
+          (silicon_text(s).empty() ? "" : "; " + silicon_text(s)) + ".\n";
   }
   md += "\n## Best batch per chip count\n";
   for (size_t i : featured_designs(r)) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/time_model/chip_area.h"
+#include "models/time_model/chip_cost.h"
 #include "tools/study/pooled_systemc.h"
 #include "tools/study/study_select.h"
 
@@ -72,7 +74,13 @@ SystemResult DesignEvaluator::evaluate(size_t index) const {
   r.workload = d.workload;
   r.overrides = d.overrides;
   r.max_learners = c.hw.interconnect.max_learners;
-  r.cost_per_chip_hour_usd = c.hw.cost_per_chip_hour_usd;
+  r.power_modelled = c.hw.power.modelled;
+  r.tdp_w = c.hw.power.tdp_w;
+  if (c.hw.area.modelled) r.area_m2 = chip_area(c.hw).total_m2;
+  // A die over the reticle cannot be built: infeasible, like a network that does not fit memory.
+  if (!die_problem(c.hw).empty()) return r;
+  r.cost_per_chip_hour_usd = chip_hour_usd(c.hw);
+  if (c.hw.cost.model == CostModel::Build) r.chip_price_usd = chip_price(c.hw).total_usd;
   r.fidelity = m_spec.fidelity;
   PredictOptions opt;
   opt.batches = m_spec.batches;

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <type_traits>
+#include <vector>
 
 namespace kp {
 namespace {
@@ -107,6 +109,21 @@ class In {
   const std::string& m_text;
   size_t m_pos = 0;
 };
+
+// Every TimePoint of a design, in a fixed order: their chip energies follow the record.
+template <class S, class P = std::conditional_t<std::is_const<S>::value, const TimePoint, TimePoint>>
+std::vector<P*> chip_energy_points(S& s) {
+  std::vector<P*> out;
+  for (auto& t : s.prediction.points) out.push_back(&t);
+  for (auto& r : s.prediction.scaling) {
+    out.push_back(&r.best);
+    out.push_back(&r.weak);
+  }
+  out.push_back(&s.prediction.knee);
+  out.push_back(&s.prediction.overall_best);
+  out.push_back(&s.chosen);
+  return out;
+}
 
 void put(Out& o, const TimePoint& p) {
   o.i(p.batch).i(p.learners).i(p.per_learner_batch).d(p.steps).d(p.t_update_s).d(p.t_total_s);
@@ -268,6 +285,9 @@ std::string encode_design(const SystemResult& s) {
   put(o, p.overall_best);
   o.d(p.b_crit).i(s.feasible ? 1 : 0);
   put(o, s.chosen);
+  // Power, area and price figures: required, so that a record cut anywhere is an error.
+  o.i(s.power_modelled ? 1 : 0).d(s.tdp_w).d(s.area_m2).d(s.chip_price_usd);
+  for (const TimePoint* t : chip_energy_points(s)) o.d(t->chip_energy_j);
   return o.text();
 }
 
@@ -303,6 +323,11 @@ SystemResult decode_design(const std::string& text) {
   p.b_crit = in.d();
   s.feasible = in.i() != 0;
   s.chosen = get_point(in);
+  s.power_modelled = in.i() != 0;
+  s.tdp_w = in.d();
+  s.area_m2 = in.d();
+  s.chip_price_usd = in.d();
+  for (TimePoint* t : chip_energy_points(s)) t->chip_energy_j = in.d();
   in.done();
   return s;
 }
@@ -311,6 +336,7 @@ std::string encode_verify(size_t index, const VerifyResult& v) {
   Out o;
   o.u(index).i(v.done ? 1 : 0).d(v.t_update_rel_diff);
   put(o, v.systemc);
+  o.d(v.systemc.chip_energy_j);
   return o.text();
 }
 
@@ -321,6 +347,7 @@ VerifyResult decode_verify(const std::string& text, size_t& index) {
   v.done = in.i() != 0;
   v.t_update_rel_diff = in.d();
   v.systemc = get_point(in);
+  v.systemc.chip_energy_j = in.d();
   in.done();
   return v;
 }

@@ -40,7 +40,11 @@ struct SystemResult {
   size_t workload = 0;             // index into StudyResult::workloads
   std::vector<Override> overrides; // empty for a study without sweeps
   int64_t max_learners = 0;
-  double cost_per_chip_hour_usd = 0;
+  double cost_per_chip_hour_usd = 0;  // rental price, or the build model's amortised chip price
+  bool power_modelled = false;        // the hardware file has `power:` (static power counted)
+  double tdp_w = 0;                   // 0: no TDP given
+  double area_m2 = 0;                 // die area; 0: the hardware file has no `area:`
+  double chip_price_usd = 0;          // build cost model: one chip; 0: rental
   std::string fidelity;            // "analytic" or "systemc": the model behind `prediction`
   Prediction prediction;           // every (M, P) point of the grid, scaling rows, knee
   bool feasible = false;           // some point meets the constraints

@@ -1,0 +1,30 @@
+#pragma once
+// Static power of a P-chip system and the average power per chip. Contract: static power is
+// drawn over the whole step time (busy or waiting): chip_static and link_static per chip, plus
+// host_static per node of devices_per_node chips (ceil(P / devices_per_node) nodes); all zero
+// when the hardware file has no `power:` section (then outputs say "not modelled").
+#include <cstdint>
+#include <string>
+
+#include "core/hw_spec.h"
+#include "sim/update_model.h"
+
+namespace kp {
+
+struct StaticPower {
+  double chip_w = 0;    // one chip with its links
+  double system_w = 0;  // all P chips, their links and their hosts
+};
+
+StaticPower static_power(const HardwareSpec& hw, int64_t learners);
+// Seconds of one update in which a chip computes (forward + backward + optimizer): chip_busy
+// power is drawn over them.
+double busy_seconds(const UpdateBreakdown& b);
+// Average power per chip (W) of a run that spent chip_energy_j on `learners` chips in t_total_s.
+double average_chip_power_w(double chip_energy_j, int64_t learners, double t_total_s);
+// A warning line when the average exceeds the TDP, "" otherwise (or when no TDP is given).
+std::string tdp_warning(const HardwareSpec& hw, double average_chip_w);
+// "312 W (45% of 700 W TDP)", "312 W (no TDP given)" or "static power not modelled" prefix.
+std::string power_summary(const HardwareSpec& hw, double average_chip_w);
+
+}  // namespace kp
