@@ -1,5 +1,6 @@
 #include "tools/import/onnx_graph.h"
 
+#include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
@@ -117,7 +118,28 @@ void OnnxGraph::classify() {
   }
 }
 
+void OnnxGraph::verify_nodes() const {
+  std::map<std::string, int> opsets;
+  for (const auto& o : m_model.opset_import()) opsets[o.domain() == "ai.onnx" ? "" : o.domain()] = static_cast<int>(o.version());
+  for (int i = 0; i < node_count(); ++i) {
+    const onnx::NodeProto& n = node(i);
+    const std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
+    const auto opset = opsets.find(domain);
+    if (opset == opsets.end()) continue;
+    const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(n.op_type(), opset->second, domain);
+    if (!schema) continue;  // an op newer than onnx 1.12 (Gelu): the importer's own rules size it
+    try {
+      schema->Verify(n);  // input and output counts, attribute names and types
+    } catch (const std::exception& e) {
+      throw ConfigError(m_path, "node " + std::to_string(i) + " \"" + n.name() + "\" (op " + n.op_type() +
+                                    ") does not match its ONNX schema: " + e.what());
+    }
+  }
+}
+
 void OnnxGraph::collect_shapes() {
+  // ONNX's shape inference trusts the nodes to match their schemas (a malformed node crashes it).
+  verify_nodes();
   onnx::ModelProto inferred = m_model;
   try {
     // Data propagation resolves Reshape targets computed from Shape/Gather/Concat chains.

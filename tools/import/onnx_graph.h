@@ -45,6 +45,7 @@ class OnnxGraph {
 
  private:
   void classify();
+  void verify_nodes() const;
   void collect_shapes();
   void complete_shapes();
   std::optional<std::vector<int64_t>> own_shape(const onnx::NodeProto& n) const;
