@@ -10,6 +10,9 @@
 
 #include "tools/import/onnx_file.h"
 #include "tools/import/onnx_mapper.h"
+#include "tools/import/workload_writer.h"
+#include "core/config_doc.h"
+#include "core/workload_spec.h"
 
 namespace kp {
 namespace {
@@ -61,6 +64,17 @@ TEST(OnnxImport, ParameterCountsEqualPyTorchs) {
     int64_t sum = 0;
     for (const ImportedLayer& l : n.layers) sum += l.parameters;
     EXPECT_EQ(sum, n.parameters) << name;
+  }
+}
+
+// The written YAML is a workload kneepoint loads: its own parser resolves the graph to the same
+// parameter count as PyTorch's.
+TEST(OnnxImport, WrittenWorkloadsLoadWithPyTorchsParameterCount) {
+  for (const auto& [name, pytorch] : pytorch_counts()) {
+    if (name == "unsupported_topk") continue;
+    const std::string yaml = write_workload_yaml(import(name));
+    const WorkloadSpec w = parse_workload(ConfigDoc::parse(yaml, name + ".yaml"));
+    EXPECT_EQ(resolve_network(w.network).params, pytorch) << name;
   }
 }
 

@@ -153,7 +153,10 @@ TEST(ReportSweep, DesignsCsvAndSummaryCarryTheSameNumbers) {
   // Rank 1 first: design 1, 100 GB/s, M = 64 on 2 chips; steps 100 + 6400/64 = 200; T_update
   // 0.01 * 2 / 2 = 0.01 s; total 2 s; energy 200 J; cost 3 * 2 * 2 = 12 USD; SystemC 0.0105 s.
   const std::string row = csv.substr(header.size() + 1, csv.find('\n', header.size() + 1) - header.size() - 1);
-  EXPECT_EQ(row, "1,chip [bandwidth=100 GB/s],net,hw.yaml,100 GB/s,1,1,1,64,2,200,0.01,2,200,12,0,0,0,0,analytic,0.0105,0.05");
+  // No knee is an empty cell; power, TDP, area and price are empty where the file models none;
+  // runs per MWh = 3.6e9 J / 200 J, runs per k$ = 1000 / 12.
+  EXPECT_EQ(row, "1,chip [bandwidth=100 GB/s],net,hw.yaml,100 GB/s,1,1,1,64,2,200,0.01,2,200,12,,0,0,0,analytic,0.0105,"
+                 "0.05,0,,,,18000000,83.3333333");
   const std::string json = summary_json(r);
   EXPECT_NE(json.find("\"interconnect.link.bandwidth\":\"100 GB/s\""), std::string::npos);
   EXPECT_NE(json.find("\"pareto\":true"), std::string::npos);

@@ -30,7 +30,7 @@ std::string write_workload_yaml(const ImportedNetwork& net) {
     y << "\n";
     previous = l.name;
   }
-  y << "dataset: {kind: none, train_size: 0}  # PLACEHOLDER: the ONNX file names no data set; set kind and train_size\n"
+  y << "dataset: {kind: none, train_size: 1}  # PLACEHOLDER: the ONNX file names no data set; set kind and train_size\n"
     << "optimizer: {kind: momentum, learning_rate: 0.1, momentum: 0.9}  # PLACEHOLDER: not in the ONNX file\n"
     << "target: {validation_error: 0.1}  # PLACEHOLDER: not in the ONNX file\n"
     << "step_curve: {source: law, n_inf: 1000, alpha: 1000000}  # PLACEHOLDER: an assumed law, neither measured nor published\n";
