@@ -73,16 +73,17 @@ Registry<LayerSpec> make_registry() {
         [](ConfigMap& m) { return conv(LayerKind::Conv2d, m); });
   r.add("conv1d", "1-D convolution over a sequence: filters, kernel, stride, padding, dilation, groups, bias",
         [](ConfigMap& m) { return conv(LayerKind::Conv1d, m); });
-  r.add("maxpool", "max pooling: kernel, stride (default = kernel), padding", [](ConfigMap& m) {
-    LayerSpec l = base(LayerKind::MaxPool, m);
-    window_keys(l, m, 2, false);
-    return l;
-  });
-  r.add("avgpool", "average pooling: kernel, stride, padding", [](ConfigMap& m) {
-    LayerSpec l = base(LayerKind::AvgPool, m);
-    window_keys(l, m, 2, false);
-    return l;
-  });
+  for (auto [kind, k] : {std::pair<const char*, LayerKind>{"maxpool", LayerKind::MaxPool},
+                         std::pair<const char*, LayerKind>{"avgpool", LayerKind::AvgPool}}) {
+    r.add(kind,
+          std::string(k == LayerKind::MaxPool ? "max" : "average") +
+              " pooling: kernel, stride (default = kernel), padding",
+          [k](ConfigMap& m) {
+            LayerSpec l = base(k, m);
+            window_keys(l, m, 2, false);
+            return l;
+          });
+  }
   simple(r, "global_avgpool", LayerKind::GlobalAvgPool, "average over the whole feature map (or all positions)");
   simple(r, "relu", LayerKind::Relu, "rectified linear activation");
   r.add("leaky_relu", "leaky rectifier: slope (default 0.01)", [](ConfigMap& m) {
@@ -110,8 +111,9 @@ Registry<LayerSpec> make_registry() {
   simple(r, "concat", LayerKind::Concat, "features of inputs: [a, b, ...] side by side");
   for (auto [kind, k] : {std::pair<const char*, LayerKind>{"reshape", LayerKind::Reshape},
                          std::pair<const char*, LayerKind>{"transpose", LayerKind::Transpose}}) {
-    r.add(kind, k == LayerKind::Reshape ? "a view of another shape: to: {channels, height, width} or {sequence, features}"
-                                        : "a copy in another layout: to: {channels, height, width} or {sequence, features}",
+    r.add(kind,
+          std::string(k == LayerKind::Reshape ? "a view of another shape" : "a copy in another layout") +
+              ": to: {channels, height, width} or {sequence, features}",
           [k](ConfigMap& m) {
             LayerSpec l = base(k, m);
             target_shape(m, l);

@@ -29,7 +29,8 @@ void need_sequence(const LayerSpec& l, const Shape& in) {
 
 void need_image(const LayerSpec& l, const Shape& in) {
   if (in.sequence)
-    fail(std::string("a ") + layer_kind_name(l.kind) + " layer needs an image (channels x height x width), the input is " +
+    fail(std::string("a ") + layer_kind_name(l.kind) +
+         " layer needs an image (channels x height x width), the input is " +
          shape_text(in) + (l.kind == LayerKind::Conv2d ? " (use conv1d on sequences)" : ""));
 }
 

@@ -89,7 +89,8 @@ class Resolver {
       m_tensors["input"] = Tensor{-1, spec.input, nullptr, false};
       m_last = "input";
     }
-    for (size_t i = 0; i < spec.fields.size(); ++i) m_tensors[spec.field_names[i]] = Tensor{-1, spec.fields[i], nullptr, false};
+    for (size_t i = 0; i < spec.fields.size(); ++i)
+      m_tensors[spec.field_names[i]] = Tensor{-1, spec.fields[i], nullptr, false};
     if (!spec.fields.empty()) m_last = spec.field_names.front();
   }
 
@@ -121,8 +122,9 @@ class Resolver {
         if (later != m_all.end())
           layer_error(l, "input \"" + n + "\" is defined only later, by " + where_text(*later->second) +
                              " (a cycle, or layers out of order)");
-        layer_error(l, "input \"" + n + "\" is not a tensor of this network (a dangling input; known: \"input\" and the "
-                       "names of earlier layers)");
+        layer_error(l, "input \"" + n +
+                           "\" is not a tensor of this network (a dangling input; known: \"input\" and the names of "
+                           "earlier layers)");
       }
       it->second.read = true;
       shapes.push_back(it->second.shape);
@@ -136,15 +138,20 @@ class Resolver {
     if (!l.tied.empty()) tie(l);
     r.in = shapes.front();
     r.extra_in.assign(shapes.begin() + 1, shapes.end());
+    account(l, r);
+    define(l, Tensor{static_cast<int64_t>(out.size()), r.out, &l, false});
+    out.push_back(std::move(r));
+    return l.name;
+  }
+
+  // The plausibility limits of one resolved layer and of the running parameter total.
+  void account(const LayerSpec& l, const ResolvedLayer& r) {
     if (r.out.elements() > limits::kTensorElements)
       layer_error(l, "output of " + std::to_string(r.out.elements()) + " elements per sample, expected at most " +
                          format_limit(limits::kTensorElements));
     m_net.params += r.params;
     if (m_net.params > limits::kParams)
       layer_error(l, "the network has more than " + format_limit(limits::kParams) + " parameters");
-    define(l, Tensor{static_cast<int64_t>(out.size()), r.out, &l, false});
-    out.push_back(std::move(r));
-    return l.name;
   }
 
   void tie(const LayerSpec& l) {
@@ -208,12 +215,7 @@ class Resolver {
       } catch (const std::invalid_argument& e) {
         layer_error(l, e.what());
       }
-      if (r.out.elements() > limits::kTensorElements)
-        layer_error(l, "output of " + std::to_string(r.out.elements()) + " elements per sample, expected at most " +
-                           format_limit(limits::kTensorElements));
-      m_net.params += r.params;
-      if (m_net.params > limits::kParams)
-        layer_error(l, "the network has more than " + format_limit(limits::kParams) + " parameters");
+      account(l, r);
       shape = r.out;
       out.push_back(std::move(r));
     }
