@@ -50,6 +50,7 @@ class ConfigMap {
   const YAML::Node& node() const { return m_node; }
   const ConfigDoc& doc() const { return *m_doc; }
   std::string dotted(const std::string& key) const;
+  const std::string& prefix() const { return m_prefix; }  // this map's own dotted key
 
   void error(const std::string& key, const std::string& message);
   void error_at(const YAML::Node& node, const std::string& key, const std::string& message);

@@ -53,7 +53,7 @@ void parse_into(ConfigMap& item, std::vector<LayerSpec>& out) {
   }
   LayerSpec l = entry->parse(item);
   item.check_unknown();
-  l.at = item.doc().at(item.node(), item.dotted("kind").substr(0, item.dotted("kind").size() - 5), "");
+  l.at = item.doc().at(item.node(), item.prefix(), "");
   if (l.name.empty()) l.name = kind + std::to_string(out.size() + 1);
   out.push_back(std::move(l));
 }

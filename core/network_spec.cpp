@@ -114,7 +114,6 @@ class Resolver {
     r.spec = l;
     std::vector<Shape> shapes;
     std::vector<std::string> names = l.inputs.empty() ? std::vector<std::string>{prev} : l.inputs;
-    if (!l.inputs.empty()) m_net.graph = true;
     for (const std::string& n : names) {
       auto it = m_tensors.find(n);
       if (it == m_tensors.end()) {

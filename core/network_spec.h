@@ -116,7 +116,6 @@ struct ResolvedNetwork {
   Shape input;
   std::vector<ResolvedLayer> layers;
   int64_t params = 0;
-  bool graph = false;           // some layer reads other than its predecessor
   int64_t fields = 0;           // named id inputs (NetworkSpec::fields)
 };
 
