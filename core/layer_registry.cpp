@@ -15,6 +15,11 @@ LayerSpec base(LayerKind kind, ConfigMap& m) {
   l.kind = kind;
   l.name = m.text_or("name", "");
   l.inputs = text_list(m, "inputs");
+  l.tensor_parallel = static_cast<TensorSplit>(
+      m.choice_or("tensor_parallel", {"auto", "replicated", "column", "row", "sharded"}, 0));
+  const bool splits_weights = l.tensor_parallel == TensorSplit::Column || l.tensor_parallel == TensorSplit::Row;
+  if (splits_weights && kind != LayerKind::Dense)
+    m.error("tensor_parallel", "column and row splits apply to dense layers (use sharded for elementwise work)");
   return l;
 }
 

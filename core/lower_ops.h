@@ -23,5 +23,8 @@ int64_t lower_basic_layer(const ResolvedLayer& l, LayerOps& o);
 // Embedding, attention, LSTM and GRU.
 int64_t lower_sequence_layer(const ResolvedLayer& l, LayerOps& o);
 bool is_sequence_kind(LayerKind k);
+// Sets the tensor-parallel role (Op::tp_dim, tp_reduce_elements) of one layer's ops from its
+// `tensor_parallel:` role; attention marks its own ops (split by heads).
+void mark_tensor_split(const ResolvedLayer& l, Op* begin, Op* end);
 
 }  // namespace kp

@@ -47,40 +47,51 @@ int64_t attention(const ResolvedLayer& l, LayerOps& o) {
     g.groups = H;
     return gemm_op(o.id, p, g, BatchDim::Groups);
   };
+  // Split over tp chips by heads (Megatron-LM): Q, K, V by columns, the output projection by rows.
+  auto split = [](Op op, TpDim dim, int64_t reduce = 0) {
+    op.tp_dim = dim, op.tp_reduce_elements = reduce;
+    return op;
+  };
+  auto core = [](Op op) {
+    op.attention_core = true;
+    return op;
+  };
   // Forward.
-  o.fwd.push_back(gemm_op(o.id, Phase::Forward, {S, qkv, d}, BatchDim::M));
-  if (s.bias) o.fwd.push_back(elementwise_op(o.id, Phase::Forward, S * qkv, 1, 2));
+  o.fwd.push_back(split(gemm_op(o.id, Phase::Forward, {S, qkv, d}, BatchDim::M), TpDim::N));
+  if (s.bias) o.fwd.push_back(split(elementwise_op(o.id, Phase::Forward, S * qkv, 1, 2), TpDim::Elements));
   Op scores = batched(Phase::Forward, {S, S, hd});
   scores.out_fraction = scores_moved;
-  o.fwd.push_back(scores);
+  o.fwd.push_back(core(split(scores, TpDim::Groups)));
   // Scale, mask (causal) and softmax: exp, sum, divide; 2 tensors of H S^2 unless fused.
-  o.fwd.push_back(elementwise_op(o.id, Phase::Forward, H * S * S, s.causal ? 6 : 5, 2 * scores_moved));
+  o.fwd.push_back(core(split(elementwise_op(o.id, Phase::Forward, H * S * S, s.causal ? 6 : 5, 2 * scores_moved),
+                             TpDim::Elements)));
   Op context = batched(Phase::Forward, {S, hd, S});
   context.a_unique_fraction = scores_moved;
-  o.fwd.push_back(context);
-  o.fwd.push_back(gemm_op(o.id, Phase::Forward, {S, d, q}, BatchDim::M));
+  o.fwd.push_back(core(split(context, TpDim::Groups)));
+  o.fwd.push_back(split(gemm_op(o.id, Phase::Forward, {S, d, q}, BatchDim::M), TpDim::K, S * d));
   if (s.bias) o.fwd.push_back(elementwise_op(o.id, Phase::Forward, S * d, 1, 2));
   // Backward: output projection, score products, softmax, then the Q, K, V projection.
-  o.bwd.push_back(gemm_op(o.id, Phase::BackwardData, {S, q, d}, BatchDim::M));
+  o.bwd.push_back(split(gemm_op(o.id, Phase::BackwardData, {S, q, d}, BatchDim::M), TpDim::N));
   Op out_w = gemm_op(o.id, Phase::BackwardWeight, {q, d, S}, BatchDim::K);
   out_w.grad_params = q * d + (s.bias ? d : 0);
-  o.bwd.push_back(out_w);
+  o.bwd.push_back(split(out_w, TpDim::M));
   Op dp = batched(Phase::BackwardData, {S, S, hd});
   dp.out_fraction = scores_moved;
-  o.bwd.push_back(dp);
+  o.bwd.push_back(split(dp, TpDim::Groups));
   Op dv = batched(Phase::BackwardData, {S, hd, S});
   dv.a_unique_fraction = scores_moved;
-  o.bwd.push_back(dv);
-  o.bwd.push_back(elementwise_op(o.id, Phase::BackwardData, H * S * S, 3, 3 * scores_moved));
+  o.bwd.push_back(split(dv, TpDim::Groups));
+  o.bwd.push_back(split(elementwise_op(o.id, Phase::BackwardData, H * S * S, 3, 3 * scores_moved), TpDim::Elements));
   for (int i = 0; i < 2; ++i) {  // dQ = dS K, dK = dS^T Q
     Op g = batched(Phase::BackwardData, {S, hd, S});
     g.a_unique_fraction = scores_moved;
-    o.bwd.push_back(g);
+    o.bwd.push_back(split(g, TpDim::Groups));
   }
-  if (o.data_grad) o.bwd.push_back(gemm_op(o.id, Phase::BackwardData, {S, d, qkv}, BatchDim::M));
+  if (o.data_grad)
+    o.bwd.push_back(split(gemm_op(o.id, Phase::BackwardData, {S, d, qkv}, BatchDim::M), TpDim::K, S * d));
   Op in_w = gemm_op(o.id, Phase::BackwardWeight, {d, qkv, S}, BatchDim::K);
   in_w.grad_params = proj_params;
-  o.bwd.push_back(in_w);
+  o.bwd.push_back(split(in_w, TpDim::N));
   // Kept for backward: the input, Q, K, V, the context, and the probabilities unless fused.
   return S * d + S * qkv + S * q + (s.fused ? 0 : H * S * S);
 }

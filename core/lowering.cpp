@@ -1,7 +1,9 @@
 #include "core/lowering.h"
 
+#include <algorithm>
 #include <stdexcept>
 
+#include "core/layer_shapes.h"
 #include "core/lower_ops.h"
 
 namespace kp {
@@ -75,6 +77,7 @@ LoweredStep lower_training_step(const ResolvedNetwork& net, OptimizerKind optimi
       if (p >= 0) ++readers[static_cast<size_t>(p)];
   std::vector<std::vector<Op>> backward;  // per lowered layer, replayed in reverse
   std::vector<Op> fwd;
+  std::vector<int32_t> lowered_id(net.layers.size(), -1);  // net layer -> lowered layer
   auto add = [&](const ResolvedLayer& l, bool data_grad, int64_t extra_readers) {
     const int32_t id = static_cast<int32_t>(step.layer_names.size());
     step.layer_names.push_back(l.spec.name);
@@ -83,10 +86,25 @@ LoweredStep lower_training_step(const ResolvedNetwork& net, OptimizerKind optimi
     if (extra_readers > 0)
       bwd.push_back(elementwise_op(id, Phase::BackwardData, l.out.elements(), static_cast<double>(extra_readers),
                                    static_cast<double>(extra_readers) + 2.0));
+    const size_t fwd_begin = fwd.size(), bwd_begin = bwd.size();
     LayerOps o{fwd, bwd, id, data_grad};
-    step.activation_elements_per_sample +=
-        is_sequence_kind(l.spec.kind) ? lower_sequence_layer(l, o) : lower_basic_layer(l, o);
+    LayerInfo info;
+    info.out_elements = l.out.elements();
+    info.saved_elements = is_sequence_kind(l.spec.kind) ? lower_sequence_layer(l, o) : lower_basic_layer(l, o);
+    const TensorSplit role = l.spec.tensor_parallel;
+    if (l.spec.kind != LayerKind::Attention) {
+      mark_tensor_split(l, fwd.data() + fwd_begin, fwd.data() + fwd.size());
+      mark_tensor_split(l, bwd.data() + bwd_begin, bwd.data() + bwd.size());
+    } else if (!l.spec.fused) {
+      info.core_elements = attention_dims(l.spec, l.in.c).heads * l.in.h * l.in.h;
+    }
+    info.split = l.spec.kind == LayerKind::Attention || role == TensorSplit::Column || role == TensorSplit::Row ||
+                 role == TensorSplit::Sharded;
+    info.checkpoint = l.spec.kind == LayerKind::Add || l.spec.kind == LayerKind::Residual;
+    step.activation_elements_per_sample += info.saved_elements;
+    step.layers.push_back(info);
     backward.push_back(std::move(bwd));
+    return id;
   };
   for (size_t i = 0; i < net.layers.size(); ++i) {
     const ResolvedLayer& l = net.layers[i];
@@ -94,7 +112,19 @@ LoweredStep lower_training_step(const ResolvedNetwork& net, OptimizerKind optimi
     // Graph layers list their producers; a chain layer's producer is the one before it.
     bool reads_input = l.inputs.empty() ? i == 0 : true;
     for (int64_t p : l.inputs) reads_input = reads_input && p == -1;
-    add(l, !reads_input, readers[i] > 1 ? readers[i] - 1 : 0);
+    const int32_t id = add(l, !reads_input, readers[i] > 1 ? readers[i] - 1 : 0);
+    lowered_id[i] = id;
+    auto read = [&](int64_t producer) {
+      if (producer < 0) return;
+      LayerInfo& p = step.layers[static_cast<size_t>(lowered_id[static_cast<size_t>(producer)])];
+      p.last_reader = std::max(p.last_reader, id);
+    };
+    if (l.inputs.empty()) {
+      if (i > 0) read(static_cast<int64_t>(i) - 1);
+    } else {
+      for (int64_t p : l.inputs) read(p);
+    }
+    if (l.spec.kind == LayerKind::Residual && l.block_start > 0) read(l.block_start - 1);
   }
   step.ops = fwd;
   for (auto it = backward.rbegin(); it != backward.rend(); ++it)  // each layer's ops in run order

@@ -22,6 +22,10 @@ namespace kp {
 enum class Phase { Forward, BackwardData, BackwardWeight, Update };
 enum class OpKind { Gemm, Elementwise };
 enum class BatchDim { None, M, K, Groups };  // which GEMM dimension scales with the batch
+// How tensor parallelism divides an op over tp chips (Megatron-LM's column and row splits, Shoeybi
+// et al. 2019): the GEMM dimension that is split, Elements for vector work on a split tensor, None
+// for an op every chip of the group runs whole (replicated).
+enum class TpDim : uint8_t { None, M, N, K, Groups, Elements };
 
 const char* phase_name(Phase p);  // "forward", "backward_data", "backward_weight", "update"
 
@@ -55,6 +59,13 @@ struct Op {
   double out_fraction = 1.0;
   // The op runs this many times one after another (a recurrence over positions); costs are per run.
   int64_t serial = 1;
+  TpDim tp_dim = TpDim::None;
+  // Elements per sample all-reduced over the tensor-parallel group when the op ends: a row-split
+  // product's partial outputs (forward), a column-split product's partial input gradients
+  // (backward), a vocabulary-split embedding's rows (forward).
+  int64_t tp_reduce_elements = 0;
+  // The attention core (scores, softmax, context) that selective recomputation reruns in backward.
+  bool attention_core = false;
 
   GemmDims gemm_at(int64_t batch) const {
     GemmDims g = gemm;
@@ -66,8 +77,19 @@ struct Op {
   int64_t elements_at(int64_t batch) const { return per_sample ? elements * batch : elements; }
 };
 
+// Per lowered layer: what the memory footprint and pipeline cuts need.
+struct LayerInfo {
+  int64_t out_elements = 0;        // per sample
+  int64_t saved_elements = 0;      // kept for backward, per sample
+  int64_t core_elements = 0;       // of saved: the attention scores selective recompute frees
+  bool split = false;              // saved tensors divided over the tp group
+  bool checkpoint = false;         // a residual join: full recompute keeps its output
+  int32_t last_reader = -1;        // the last layer reading the output (-1: none, the loss)
+};
+
 struct LoweredStep {
   std::vector<std::string> layer_names;
+  std::vector<LayerInfo> layers;   // one per layer_names entry but the optimizer's
   std::vector<Op> ops;
   int64_t params = 0;
   int64_t activation_elements_per_sample = 0;  // kept for backward (memory footprint)

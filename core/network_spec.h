@@ -37,6 +37,12 @@ enum class Padding { Same, Valid, Explicit };
 const char* layer_kind_name(LayerKind k);
 bool is_loss(LayerKind k);
 
+// A layer's role under tensor parallelism (`tensor_parallel:`): Auto splits attention by heads
+// and an embedding by vocabulary rows and replicates everything else; Column splits a dense
+// layer's outputs, Row its inputs (an all-reduce follows), Sharded marks elementwise work on a
+// split tensor (between a column and a row layer).
+enum class TensorSplit { Auto, Replicated, Column, Row, Sharded };
+
 struct LayerSpec {
   LayerKind kind = LayerKind::Relu;
   std::string name;
@@ -69,6 +75,7 @@ struct LayerSpec {
   int64_t label_length = 0;     // ctc: target labels per sample
   int64_t to_c = 0, to_h = 0, to_w = 0;  // reshape/transpose target
   bool to_sequence = false;
+  TensorSplit tensor_parallel = TensorSplit::Auto;
   std::vector<LayerSpec> body;      // residual
   std::vector<LayerSpec> shortcut;  // residual
 };

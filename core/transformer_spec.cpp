@@ -25,9 +25,10 @@ struct Builder {
     l.kind = k;
     return add(l, std::move(name), std::move(inputs));
   }
-  std::string dense(int64_t units, std::string name, std::vector<std::string> inputs = {}) {
+  std::string dense(int64_t units, std::string name, std::vector<std::string> inputs = {},
+                    TensorSplit split = TensorSplit::Auto) {
     LayerSpec l;
-    l.kind = LayerKind::Dense, l.units = units, l.bias = bias;
+    l.kind = LayerKind::Dense, l.units = units, l.bias = bias, l.tensor_parallel = split;
     return add(l, std::move(name), std::move(inputs));
   }
   std::string drop(const std::string& name) {
@@ -93,9 +94,12 @@ NetworkSpec parse_transformer(ConfigMap& t) {
     std::string r1 = b.simple(LayerKind::Add, "block" + s + "_residual1", {a, x});
     if (!pre) r1 = b.simple(norm, "block" + s + "_norm1");
     in = pre ? b.simple(norm, "block" + s + "_norm2", {r1}) : r1;
-    b.dense(act == 3 ? 2 * d_ff : d_ff, "block" + s + "_ff1", {in});
-    b.simple(act_kind(), "block" + s + "_" + (act == 3 ? "swiglu" : "activation"));
-    const std::string f = b.drop(b.dense(d, "block" + s + "_ff2"));
+    // Megatron-LM's MLP split: ff1 by columns, its activation on the split, ff2 by rows.
+    b.dense(act == 3 ? 2 * d_ff : d_ff, "block" + s + "_ff1", {in}, TensorSplit::Column);
+    LayerSpec a_l;
+    a_l.kind = act_kind(), a_l.tensor_parallel = TensorSplit::Sharded;
+    b.add(a_l, "block" + s + "_" + (act == 3 ? "swiglu" : "activation"));
+    const std::string f = b.drop(b.dense(d, "block" + s + "_ff2", {}, TensorSplit::Row));
     x = b.simple(LayerKind::Add, "block" + s + "_residual2", {f, r1});
     if (!pre) x = b.simple(norm, "block" + s + "_norm2");
   }
@@ -108,9 +112,13 @@ NetworkSpec parse_transformer(ConfigMap& t) {
     }
     LayerSpec out;
     out.kind = LayerKind::Dense, out.units = vocab, out.bias = head == 1 && b.bias;
+    // The vocabulary-parallel output layer and cross-entropy of Megatron-LM.
+    out.tensor_parallel = TensorSplit::Column;
     if (tied) out.tied = "embed";
     b.add(out, "logits");
-    b.simple(LayerKind::SoftmaxCrossEntropy, "loss");
+    LayerSpec loss;
+    loss.kind = LayerKind::SoftmaxCrossEntropy, loss.tensor_parallel = TensorSplit::Sharded;
+    b.add(loss, "loss");
   }
   if (pooler || head == 3) {
     // BERT's pooler reads the first token; a mean over positions costs the same.
