@@ -103,6 +103,7 @@ UpdateResult finish_update(const StepProfile& prof, const HardwareSpec& hw, int6
   UpdateResult r;
   r.per_learner_batch = per_learner_batch;
   r.accumulation_steps = accumulation;
+  r.layout.dp = learners;
   const double a = static_cast<double>(accumulation);
   r.actions = prof.actions;
   r.actions.macs *= a, r.actions.vector_ops *= a, r.actions.sram_bytes *= a, r.actions.dram_bytes *= a;
@@ -143,22 +144,18 @@ UpdateResult finish_update(const StepProfile& prof, const HardwareSpec& hw, int6
   return r;
 }
 
-int64_t accumulation_steps(const HardwareSpec& hw, const LoweredStep& step, int64_t m, int64_t bytes_per_element) {
-  const double bpe = static_cast<double>(bytes_per_element);
-  // Weights, gradients and the optimizer's state tensors (velocity; Adam's two moments).
-  const double fixed = (2.0 + step.optimizer_state_tensors) * static_cast<double>(step.params) * bpe;
-  const double per_sample = static_cast<double>(step.activation_elements_per_sample) * bpe;
-  const double room = hw.dram.capacity_bytes - fixed;
-  if (room < per_sample)
+int64_t accumulation_steps(const HardwareSpec& hw, const MemoryNeed& need, int64_t m) {
+  const double room = hw.dram.capacity_bytes - need.fixed_bytes;
+  if (room < need.per_sample_bytes)
     // A user's design, not a bug: a ConfigError naming the hardware file's capacity key (exit 2).
     throw ConfigError({Diagnostic{hw.source_file, 0, 0, "chip.memory.dram.capacity",
-                                  "the model does not fit device memory: weights, gradients and optimizer state take " +
-                                      format_quantity(fixed, Dim::Bytes) + " and one sample's activations " +
-                                      format_quantity(per_sample, Dim::Bytes) + ", the capacity is " +
+                                  "the model does not fit device memory: one sample needs " +
+                                      need.at(1, hw.dram.capacity_bytes).describe() + ", the capacity is " +
                                       format_quantity(hw.dram.capacity_bytes, Dim::Bytes) +
-                                      " (shard the weights, recompute activations or pick a larger memory)"}});
-  if (per_sample <= 0) return 1;
-  const auto fit = static_cast<int64_t>(room / per_sample);
+                                      " (shard the optimizer state and weights with --layout zero=1..3, split"
+                                      " the model with tp or pp, recompute activations, or pick a larger memory)"}});
+  if (need.per_sample_bytes <= 0) return 1;
+  const auto fit = static_cast<int64_t>(room / need.per_sample_bytes);
   return (m + fit - 1) / fit;
 }
 

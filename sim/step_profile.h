@@ -17,6 +17,7 @@
 #include "core/hw_spec.h"
 #include "core/lowering.h"
 #include "sim/analytic/chip_analytic.h"
+#include "sim/memory_footprint.h"
 #include "sim/update_model.h"
 
 namespace kp {
@@ -66,11 +67,11 @@ UpdateResult finish_update(const StepProfile& prof, const HardwareSpec& hw, int6
                            const std::vector<double>* bucket_allreduce_s = nullptr,
                            std::vector<double>* bucket_start_s = nullptr);
 
-// Micro-steps needed so that one learner's batch fits device memory (dram.capacity): weights,
-// gradients and one optimizer buffer (3 x params) plus the activations kept for backward
-// (activation_elements_per_sample x batch), all at bytes_per_element. 1 when it fits; throws
-// ConfigError (naming the hardware file) when even one sample does not fit.
-int64_t accumulation_steps(const HardwareSpec& hw, const LoweredStep& step, int64_t per_learner_batch,
-                           int64_t bytes_per_element);
+// Micro-steps needed so that one learner's batch fits device memory (dram.capacity): the
+// footprint of sim/memory_footprint.h (weights, gradients, optimizer state with the fp32 master
+// copy of mixed precision, activations and workspace of one micro-step). 1 when it fits; throws
+// ConfigError (naming the hardware file, the footprint's parts and the capacity) when even one
+// sample does not fit.
+int64_t accumulation_steps(const HardwareSpec& hw, const MemoryNeed& need, int64_t per_learner_batch);
 
 }  // namespace kp

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/layout_spec.h"
 #include "core/lowering.h"
 
 namespace kp {
@@ -17,6 +18,9 @@ struct UpdateBreakdown {
   // Fixed costs (hardware `runtime:`): launch_wait_s is the part of forward, backward and optimizer
   // the chip waits for kernel launches (included in them); host_s and input_s add to the step.
   double launch_wait_s = 0, host_s = 0, input_s = 0;
+  // Parallel layouts (sim/layout_update.h): pipeline fill and drain (stages idle), stage-to-stage
+  // transfers, and tensor-parallel all-reduces (inside forward_s and backward_s).
+  double pipeline_bubble_s = 0, p2p_s = 0, tp_comm_s = 0;
   double t_update_s = 0;
 };
 
@@ -39,8 +43,17 @@ struct LayerRecord {
   int64_t tiles = 0;
 };
 
+// Device memory of one chip by tensor class (sim/memory_footprint.h), bytes.
+struct MemoryParts {
+  double weights = 0, gradients = 0, optimizer = 0, activations = 0, workspace = 0, capacity = 0;
+  double total() const { return weights + gradients + optimizer + activations + workspace; }
+};
+
 struct UpdateResult {
   int64_t per_learner_batch = 0;
+  Layout layout;            // the parallel layout timed (plain data parallelism: dp = P)
+  MemoryParts memory;       // of the chip with the largest footprint
+  bool fits = true;         // false: no micro-batch of this layout fits device memory
   int64_t accumulation_steps = 1;  // micro-steps per update when the batch does not fit memory
   int64_t kernels = 0;             // kernels launched per update (every op of every micro-step)
   UpdateBreakdown breakdown;

@@ -30,6 +30,7 @@ TimePoint evaluate_point(const UpdateModel& model, const StepLaw& law, const Har
   p.energy_j = p.steps * (u.energy_j + busy_j + st.system_w * p.t_update_s);
   p.cost_usd = chips * p.t_total_s / 3600.0 * chip_hour_usd(hw) + p.energy_j * hw.cost.electricity_usd_per_j;
   p.breakdown = u.breakdown;
+  p.layout = u.layout, p.memory = u.memory, p.fits = u.fits;
   return p;
 }
 
@@ -67,7 +68,7 @@ Prediction predict(const UpdateModel& model, const StepLaw& law, const HardwareS
       if (m < p) continue;
       const TimePoint tp = evaluate_point(model, law, hw, m, p);
       out.points.push_back(tp);
-      if (tp.t_total_s < row.best.t_total_s) row.best = tp;
+      if (tp.fits && tp.t_total_s < row.best.t_total_s) row.best = tp;
     }
     if (row.best.batch == 0) continue;  // no batch in the grid is large enough for this P
     row.weak = evaluate_point(model, law, hw, options.weak_per_learner_batch * p, p);
@@ -76,7 +77,7 @@ Prediction predict(const UpdateModel& model, const StepLaw& law, const HardwareS
     best_times.push_back(row.best.t_total_s);
     out.scaling.push_back(row);
   }
-  if (out.scaling.empty()) throw std::invalid_argument("predict: no (M, P) point with M >= P");
+  if (out.scaling.empty()) throw std::invalid_argument("predict: no (M, P) point with M >= P that fits memory");
   for (ScalingRow& row : out.scaling) row.speedup = out.scaling.front().best.t_total_s / row.best.t_total_s;
   out.knee_learners = find_knee(best_ps, best_times, options.knee_threshold);
   out.knee = out.scaling.back().best;

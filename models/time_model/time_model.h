@@ -17,6 +17,9 @@ struct TimePoint {
   double steps = 0, t_update_s = 0, t_total_s = 0, energy_j = 0, cost_usd = 0;
   double chip_energy_j = 0;  // the chips' (and links') share of energy_j: dynamic + chip static
   UpdateBreakdown breakdown;
+  Layout layout;           // the parallel layout (plain data parallelism: dp = P)
+  MemoryParts memory;      // per chip, bytes
+  bool fits = true;        // false: infeasible (does not fit device memory); never a best point
   // Average power per chip over the run (W): what power.tdp is checked against.
   double average_chip_power_w() const;
 };

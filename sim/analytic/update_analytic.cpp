@@ -8,7 +8,8 @@
 namespace kp {
 
 AnalyticUpdate::AnalyticUpdate(const HardwareSpec& hw, const LoweredStep& step, int64_t bytes_per_element)
-    : m_hw(hw), m_step(step), m_chip(hw, bytes_per_element), m_bytes(bytes_per_element) {}
+    : m_hw(hw), m_step(step), m_chip(hw, bytes_per_element), m_bytes(bytes_per_element),
+      m_need(plain_memory_need(step, bytes_per_element)) {}
 
 double update_energy_j(const EnergySpec& e, const ActionCounts& a, int64_t learners) {
   const double per_chip = a.macs * e.mac_j + a.vector_ops * e.vector_op_j + a.sram_bytes * e.sram_byte_j +
@@ -20,13 +21,19 @@ UpdateResult AnalyticUpdate::simulate(int64_t batch, int64_t learners,
                                       std::vector<LayerRecord>* layers) const {
   if (batch < 1 || learners < 1) throw std::invalid_argument("simulate: batch and learners must be >= 1");
   const int64_t m = (batch + learners - 1) / learners;
-  const int64_t accum = accumulation_steps(m_hw, m_step, m, m_bytes);
+  const int64_t accum = accumulation_steps(m_hw, m_need, m);
   const int64_t micro = (m + accum - 1) / accum;
-  if (layers) return finish_update(profile(micro, layers), m_hw, m, learners, accum);
-  std::lock_guard<std::mutex> lock(m_cache_mutex);
-  auto it = m_cache.find(micro);
-  if (it == m_cache.end()) it = m_cache.emplace(micro, profile(micro, nullptr)).first;
-  return finish_update(it->second, m_hw, m, learners, accum);
+  UpdateResult r;
+  if (layers) {
+    r = finish_update(profile(micro, layers), m_hw, m, learners, accum);
+  } else {
+    std::lock_guard<std::mutex> lock(m_cache_mutex);
+    auto it = m_cache.find(micro);
+    if (it == m_cache.end()) it = m_cache.emplace(micro, profile(micro, nullptr)).first;
+    r = finish_update(it->second, m_hw, m, learners, accum);
+  }
+  r.memory = memory_parts(m_need.at(micro, m_hw.dram.capacity_bytes));
+  return r;
 }
 
 StepProfile AnalyticUpdate::profile(int64_t m, std::vector<LayerRecord>* layers) const {

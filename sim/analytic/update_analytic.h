@@ -33,6 +33,7 @@ class AnalyticUpdate : public UpdateModel {
   LoweredStep m_step;
   ChipAnalytic m_chip;
   int64_t m_bytes;
+  MemoryNeed m_need;
 };
 
 // Energy of one update on all learners from per-chip action counts (Accelergy-style tables).

@@ -8,10 +8,11 @@
 namespace kp {
 
 SystemcUpdate::SystemcUpdate(const HardwareSpec& hw, const LoweredStep& step, int64_t bytes_per_element)
-    : m_hw(hw), m_step(step), m_chip(hw, bytes_per_element), m_bytes(bytes_per_element) {}
+    : m_hw(hw), m_step(step), m_chip(hw, bytes_per_element), m_bytes(bytes_per_element),
+      m_need(plain_memory_need(step, bytes_per_element)) {}
 
 int64_t SystemcUpdate::micro_batch(int64_t per_learner_batch) const {
-  const int64_t accum = accumulation_steps(m_hw, m_step, per_learner_batch, m_bytes);
+  const int64_t accum = accumulation_steps(m_hw, m_need, per_learner_batch);
   return (per_learner_batch + accum - 1) / accum;
 }
 
@@ -20,7 +21,10 @@ std::vector<OpCost> SystemcUpdate::op_costs(int64_t per_learner_batch) const {
 }
 
 ScChipRun SystemcUpdate::chip_run(int64_t per_learner_batch) const {
-  const int64_t m = micro_batch(per_learner_batch);
+  return chip_run_at(micro_batch(per_learner_batch));
+}
+
+ScChipRun SystemcUpdate::chip_run_at(int64_t m) const {
   ScChipRun run;
   run.hw = m_hw, run.quantum_s = m_quantum_s, run.trace_path = m_trace_path;
   for (const Op& op : m_step.ops) {
@@ -66,7 +70,7 @@ UpdateResult SystemcUpdate::simulate_with(const std::vector<OpCost>& costs, int6
   if (batch < 1 || learners < 1) throw std::invalid_argument("simulate: batch and learners must be >= 1");
   if (costs.size() != m_step.ops.size()) throw std::invalid_argument("simulate_with: one cost per op expected");
   const int64_t per_learner = (batch + learners - 1) / learners;
-  const int64_t accum = accumulation_steps(m_hw, m_step, per_learner, m_bytes);
+  const int64_t accum = accumulation_steps(m_hw, m_need, per_learner);
   const int64_t m = micro_batch(per_learner);
   StepProfileBuilder builder(m_step, m_hw.interconnect.bucket_bytes, m_hw.interconnect.first_bucket_bytes, m_bytes, m,
                              layers);
@@ -75,7 +79,8 @@ UpdateResult SystemcUpdate::simulate_with(const std::vector<OpCost>& costs, int6
   const StepProfile prof = builder.done();
   const std::vector<double> allreduce = bucket_allreduce_s(m_hw.interconnect, learners, prof);
   std::vector<double> starts;
-  const UpdateResult r = finish_update(prof, m_hw, per_learner, learners, accum, &allreduce, &starts);
+  UpdateResult r = finish_update(prof, m_hw, per_learner, learners, accum, &allreduce, &starts);
+  r.memory = memory_parts(m_need.at(m, m_hw.dram.capacity_bytes));
   if (!m_trace_path.empty()) append_net_trace(m_trace_path, m_hw.interconnect, learners, prof, starts);
   return r;
 }

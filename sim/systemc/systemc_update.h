@@ -41,6 +41,8 @@ class SystemcUpdate : public UpdateModel {
   // The same in halves, so a caller can run many per-learner batches (or designs) in one worker
   // pool (run_chip_sc_pool): the SystemC run of batch m, and the op costs from its results.
   ScChipRun chip_run(int64_t per_learner_batch) const;
+  // The SystemC run of every op at exactly `micro` samples (no accumulation rule applied).
+  ScChipRun chip_run_at(int64_t micro) const;
   std::vector<OpCost> op_costs_from(const std::vector<ScOpResult>& results) const;
   // simulate() with the op costs of op_costs(ceil(batch / learners)) given.
   UpdateResult simulate_with(const std::vector<OpCost>& costs, int64_t batch, int64_t learners,
@@ -56,6 +58,7 @@ class SystemcUpdate : public UpdateModel {
   LoweredStep m_step;
   ChipAnalytic m_chip;
   int64_t m_bytes;
+  MemoryNeed m_need;
   double m_quantum_s = 1e-6;
   std::string m_trace_path;
 };

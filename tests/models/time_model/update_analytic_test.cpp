@@ -138,10 +138,16 @@ TEST(AnalyticUpdate, GradientAccumulationWhenTheBatchDoesNotFit) {
   HardwareSpec hw = npu();
   hw.interconnect.bucket_bytes = 1;
   const UpdateResult fits = AnalyticUpdate(hw, step, 2).simulate(64, 8);  // 8 per learner
-  // Room for weights, gradients, momentum (3 x params x 2 B) and exactly 10 samples' activations.
-  hw.dram.capacity_bytes = 3.0 * step.params * 2 + 10.0 * step.activation_elements_per_sample * 2;
-  EXPECT_EQ(accumulation_steps(hw, step, 10, 2), 1);
-  EXPECT_EQ(accumulation_steps(hw, step, 11, 2), 2);
+  // Mixed precision (2-byte elements): bf16 weights and gradients, fp32 master copy and momentum,
+  // 2 + 2 + 4 + 4 = 12 bytes per parameter; per sample the activations kept for backward and the
+  // largest op output (256 elements), 2 bytes each. Room for exactly 10 samples.
+  const double per_sample = 2.0 * step.activation_elements_per_sample + 2.0 * 256;
+  hw.dram.capacity_bytes = 12.0 * step.params + 10.0 * per_sample;
+  const MemoryNeed need = plain_memory_need(step, 2);
+  EXPECT_DOUBLE_EQ(need.fixed_bytes, 12.0 * step.params);
+  EXPECT_DOUBLE_EQ(need.per_sample_bytes, per_sample);
+  EXPECT_EQ(accumulation_steps(hw, need, 10), 1);
+  EXPECT_EQ(accumulation_steps(hw, need, 11), 2);
   const UpdateResult r = AnalyticUpdate(hw, step, 2).simulate(256, 8);  // 32 per learner: 4 x 8
   EXPECT_EQ(r.per_learner_batch, 32);
   EXPECT_EQ(r.accumulation_steps, 4);
@@ -151,7 +157,7 @@ TEST(AnalyticUpdate, GradientAccumulationWhenTheBatchDoesNotFit) {
   EXPECT_NEAR(a.allreduce_s, f.allreduce_s, 1e-15);
   EXPECT_NEAR(a.allreduce_exposed_s, f.allreduce_exposed_s, 1e-15);
   EXPECT_NEAR(a.optimizer_s, f.optimizer_s, 1e-15);
-  hw.dram.capacity_bytes = 3.0 * step.params * 2;  // not even one sample
+  hw.dram.capacity_bytes = 12.0 * step.params;  // not even one sample
   EXPECT_THROW(AnalyticUpdate(hw, step, 2).simulate(8, 1), ConfigError);
 }
 

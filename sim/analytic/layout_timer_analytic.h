@@ -1,0 +1,22 @@
+#pragma once
+// The analytic twin's StageTimer (sim/layout_update.h): ops timed by ChipAnalytic, collectives by
+// the closed forms of collective_analytic.h.
+#include "sim/analytic/chip_analytic.h"
+#include "sim/layout_update.h"
+
+namespace kp {
+
+class AnalyticStageTimer : public StageTimer {
+ public:
+  AnalyticStageTimer(const HardwareSpec& hw, int64_t bytes_per_element);
+  const char* fidelity() const override { return "analytic"; }
+  StepProfile profile(const LoweredStep& stage, int64_t micro) const override;
+  double allreduce_s(const InterconnectSpec& ic, int64_t learners, double bytes) const override;
+
+ private:
+  HardwareSpec m_hw;
+  ChipAnalytic m_chip;
+  int64_t m_bytes;
+};
+
+}  // namespace kp

@@ -1,0 +1,35 @@
+#include "sim/systemc/layout_timer_sc.h"
+
+#include "sim/systemc/net/net_runner.h"
+#include "sim/systemc/systemc_update.h"
+
+namespace kp {
+
+SystemcStageTimer::SystemcStageTimer(const HardwareSpec& hw, int64_t bytes_per_element)
+    : m_hw(hw), m_bytes(bytes_per_element) {}
+
+StepProfile SystemcStageTimer::profile(const LoweredStep& stage, int64_t micro) const {
+  const SystemcUpdate sc(m_hw, stage, m_bytes);
+  const std::vector<OpCost> costs = sc.op_costs_from(run_chip_sc_forked(sc.chip_run_at(micro)));
+  StepProfileBuilder builder(stage, m_hw.interconnect.bucket_bytes, m_hw.interconnect.first_bucket_bytes, m_bytes,
+                             micro, nullptr);
+  builder.set_kernel_launch_s(m_hw.runtime.launch_batching ? 0.0 : m_hw.runtime.kernel_launch_s);
+  for (size_t i = 0; i < stage.ops.size(); ++i) builder.add(stage.ops[i], costs[i]);
+  return builder.done();
+}
+
+double SystemcStageTimer::allreduce_s(const InterconnectSpec& ic, int64_t learners, double bytes) const {
+  if (learners <= 1 || bytes <= 0) return 0.0;
+  const auto key = std::make_tuple(static_cast<int>(ic.topology) * 8 + static_cast<int>(ic.collective), learners,
+                                   ic.devices_per_node, ic.link.bandwidth_bytes_per_s, ic.inter_node.bandwidth_bytes_per_s, bytes);
+  std::lock_guard<std::mutex> lock(m_mutex);
+  auto it = m_collectives.find(key);
+  if (it != m_collectives.end()) return it->second;
+  NetJob job;
+  job.ic = ic, job.learners = learners, job.bytes = bytes;
+  const double s = run_net_sc_forked({job}).front().seconds;
+  m_collectives.emplace(key, s);
+  return s;
+}
+
+}  // namespace kp

@@ -1,0 +1,28 @@
+#pragma once
+// The SystemC StageTimer (sim/layout_update.h): each stage's ops run on the SystemC chip
+// (SystemcUpdate, one forked run per stage and micro-batch) and each distinct collective on the
+// SystemC interconnect (run_net_sc_forked), memoised by its size, since a step repeats the same
+// all-reduce many times.
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "sim/layout_update.h"
+
+namespace kp {
+
+class SystemcStageTimer : public StageTimer {
+ public:
+  SystemcStageTimer(const HardwareSpec& hw, int64_t bytes_per_element);
+  const char* fidelity() const override { return "systemc"; }
+  StepProfile profile(const LoweredStep& stage, int64_t micro) const override;
+  double allreduce_s(const InterconnectSpec& ic, int64_t learners, double bytes) const override;
+
+ private:
+  HardwareSpec m_hw;
+  int64_t m_bytes;
+  mutable std::mutex m_mutex;
+  mutable std::map<std::tuple<int, int64_t, int64_t, double, double, double>, double> m_collectives;
+};
+
+}  // namespace kp
