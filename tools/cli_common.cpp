@@ -1,5 +1,7 @@
 #include "tools/cli_common.h"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <iostream>
 #include <regex>
@@ -96,6 +98,28 @@ uint64_t seed_option(const po::variables_map& vm, uint64_t fallback) {
   const int64_t seed = vm["seed"].as<int64_t>();
   if (seed < 0) throw ConfigError("--seed", "expected an integer >= 0, got " + std::to_string(seed));
   return static_cast<uint64_t>(seed);
+}
+
+namespace {
+double gib(double bytes) { return bytes / (1024.0 * 1024.0 * 1024.0); }
+}  // namespace
+
+std::string memory_text(const MemoryParts& m) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "%.3g GiB of %.3g GiB: weights %.3g GiB, gradients %.3g GiB, optimizer state %.3g GiB, "
+                "activations %.3g GiB, workspace %.3g GiB",
+                gib(m.total()), gib(m.capacity), gib(m.weights), gib(m.gradients), gib(m.optimizer),
+                gib(m.activations), gib(m.workspace));
+  return buf;
+}
+
+void write_memory_json(JsonWriter& j, const MemoryParts& m) {
+  j.key("memory_GiB").begin_object();
+  j.key("total").value(gib(m.total())).key("capacity").value(gib(m.capacity));
+  j.key("weights").value(gib(m.weights)).key("gradients").value(gib(m.gradients));
+  j.key("optimizer").value(gib(m.optimizer)).key("activations").value(gib(m.activations));
+  j.key("workspace").value(gib(m.workspace)).end_object();
 }
 
 }  // namespace kp

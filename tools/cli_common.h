@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/json_writer.h"
+#include "sim/update_model.h"
 #include "tools/commands.h"
 
 namespace kp {
@@ -37,5 +39,10 @@ int64_t checked_option(const std::string& option, int64_t value, int64_t min_val
 // would read "-1" into a uint64_t as 2^64 - 1 without a word, so seeds are never parsed unsigned.
 // Returns `fallback` when the option was not given.
 uint64_t seed_option(const po::variables_map& vm, uint64_t fallback);
+
+// "71.3 GiB of 80 GiB: weights 16 GiB, gradients 16 GiB, optimizer state 24 GiB, ...".
+std::string memory_text(const MemoryParts& m);
+// "memory_GiB": {"total", "capacity", "weights", "gradients", "optimizer", "activations", "workspace"}.
+void write_memory_json(JsonWriter& j, const MemoryParts& m);
 
 }  // namespace kp

@@ -17,7 +17,7 @@ namespace kp {
 
 int run_predict(const Args& args) {
   po::options_description desc("predict options");
-  std::string hw, workload, format, batches, learners;
+  std::string hw, workload, format, batches, learners, layout_text;
   double knee = 0.1;
   std::vector<std::string> sets;
   desc.add_options()("hw", po::value(&hw)->required(), "hardware YAML")(
@@ -26,6 +26,7 @@ int run_predict(const Args& args) {
       "learners", po::value(&learners)->default_value("1..4096"), "P grid (capped by the system)")(
       "knee-threshold", po::value(&knee)->default_value(0.1), "doubling P must gain more than this")(
       "format", po::value(&format)->default_value("text"), "text|json|csv")(
+      "layout", po::value(&layout_text), "parallel layout (as simulate --layout) or search: the best per point")(
       "set", po::value(&sets)->composing(), "dotted.key=value override (repeatable)");
   po::variables_map vm;
   if (!parse_options("predict", "kneepoint predict --hw F --workload F [--batches L] [--learners L]", args,
@@ -34,10 +35,12 @@ int run_predict(const Args& args) {
   if (format != "text" && format != "json" && format != "csv")
     throw ConfigError("--format", "expected text, json or csv, got \"" + format + "\"");
   if (!(knee > 0 && knee < 1)) throw ConfigError("--knee-threshold", "expected a number in (0, 1)");
+  LayoutChoice layout;
+  if (!layout_text.empty()) layout = parse_layout_text(layout_text, "--layout");
   const Case c = load_case(hw, workload, sets);
-  if (const std::string why = memory_problem(c.hw, c.step); !why.empty())
+  if (const std::string why = memory_problem(c.hw, c.step); layout_text.empty() && !why.empty())
     throw ConfigError({Diagnostic{hw, 0, 0, "chip.memory.dram.capacity", why}});
-  const auto model = make_update_model(c, "analytic");
+  const auto model = make_update_model(c, "analytic", layout_text.empty() ? nullptr : &layout);
   PredictOptions opt;
   opt.batches = parse_int_list("batches", batches, limits::kBatch);
   const std::vector<int64_t> asked = parse_int_list("learners", learners, limits::kLearners);
@@ -45,27 +48,34 @@ int run_predict(const Args& args) {
   // A range is capped by the system and by the batches; a list names counts the user wants.
   if (learners.find("..") == std::string::npos)
     for (int64_t p : asked) {
-      if (const std::string why = learners_problem(c.hw.interconnect, p); !why.empty())
+      if (const std::string why = learners_problem(c.hw.interconnect, p); layout_text.empty() && !why.empty())
         throw ConfigError("--learners", why + " (" + hw + ")");
       if (p > max_batch)
         throw ConfigError("--learners", std::to_string(p) + " learners need a global batch of at least " +
                                             std::to_string(p) + " samples (one per learner); the largest in "
                                             "--batches is " + std::to_string(max_batch));
     }
-  for (int64_t p : learners_allowed(c.hw, asked))
-    if (p <= max_batch) opt.learners.push_back(p);
+  for (int64_t p : layout_text.empty() ? learners_allowed(c.hw, asked) : asked)
+    if (p <= max_batch && p <= c.hw.interconnect.max_learners) opt.learners.push_back(p);
   opt.knee_threshold = knee;
   if (opt.learners.empty())
     throw ConfigError("--learners", "no learner count in the grid fits " + hw + " with at least one sample per "
                                     "learner in the largest batch (" + std::to_string(max_batch) + ")");
-  const Prediction p = predict(*model, c.law, c.hw, opt);
+  Prediction p;
+  try {
+    p = predict(*model, c.law, c.hw, opt);
+  } catch (const std::invalid_argument& e) {  // every point infeasible: a design that does not fit
+    throw ConfigError({Diagnostic{hw, 0, 0, "chip.memory.dram.capacity",
+                                  std::string(e.what()) + " (the --layout given, on this hardware)"}});
+  }
   if (format == "csv") {
     std::printf("batch,learners,per_learner_batch,steps,t_update_s,t_total_s,energy_j,cost_usd,"
-                "avg_chip_power_w\n");
+                "avg_chip_power_w,fits,layout,memory_GiB\n");
     for (const TimePoint& t : p.points)
-      std::printf("%lld,%lld,%lld,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g\n", static_cast<long long>(t.batch),
+      std::printf("%lld,%lld,%lld,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%d,%s,%.6g\n", static_cast<long long>(t.batch),
                   static_cast<long long>(t.learners), static_cast<long long>(t.per_learner_batch), t.steps,
-                  t.t_update_s, t.t_total_s, t.energy_j, t.cost_usd, t.average_chip_power_w());
+                  t.t_update_s, t.t_total_s, t.energy_j, t.cost_usd, t.average_chip_power_w(), t.fits ? 1 : 0,
+                  t.layout.text().c_str(), t.memory.total() / 1073741824.0);
     if (const std::string w = tdp_warning(c.hw, p.overall_best.average_chip_power_w()); !w.empty())
       std::fprintf(stderr, "%s\n", w.c_str());
     return 0;
@@ -82,6 +92,8 @@ int run_predict(const Args& args) {
       j.key("steps").value(t.steps).key("t_update_s").value(t.t_update_s).key("t_total_s").value(t.t_total_s);
       j.key("energy_j").value(t.energy_j).key("cost_usd").value(t.cost_usd);
       j.key("avg_chip_power_w").value(t.average_chip_power_w());
+      j.key("fits").value(t.fits).key("layout").value(t.layout.text());
+      write_memory_json(j, t.memory);
       j.end_object();
     };
     j.key("best_per_learners").begin_array();
@@ -94,11 +106,13 @@ int run_predict(const Args& args) {
   }
   std::printf("%s on %s: B_crit = %.4g samples, knee = %s\n", c.workload.name.c_str(), c.hw.name.c_str(),
               p.b_crit, p.knee_learners ? (std::to_string(p.knee_learners) + " chips").c_str() : "none in grid");
-  std::printf("%8s %12s %10s %14s %14s %9s\n", "chips", "best batch", "steps", "T_update", "total", "speed-up");
+  std::printf("%8s %12s %10s %14s %14s %9s %10s  %s\n", "chips", "best batch", "steps", "T_update", "total",
+              "speed-up", "memory", "layout");
   for (const ScalingRow& r : p.scaling)
-    std::printf("%8lld %12lld %10.0f %14s %14s %8.2fx\n", static_cast<long long>(r.learners),
+    std::printf("%8lld %12lld %10.0f %14s %14s %8.2fx %6.3g GiB  %s\n", static_cast<long long>(r.learners),
                 static_cast<long long>(r.best.batch), r.best.steps, human_seconds(r.best.t_update_s).c_str(),
-                human_seconds(r.best.t_total_s).c_str(), r.speedup);
+                human_seconds(r.best.t_total_s).c_str(), r.speedup, r.best.memory.total() / 1073741824.0,
+                r.best.layout.text().c_str());
   const TimePoint& best = p.overall_best;
   std::printf("fastest: %lld chips, batch %lld: %s, %.4g kWh, $%.4g; average power per chip %s\n",
               static_cast<long long>(best.learners), static_cast<long long>(best.batch),

@@ -10,6 +10,7 @@
 #include "core/limits.h"
 #include "sim/analytic/collective_analytic.h"
 #include "sim/layer_json.h"
+#include "sim/layout_search.h"
 #include "sim/systemc/systemc_update.h"
 #include "tools/cli_common.h"
 #include "tools/report/report_writer.h"
@@ -19,7 +20,7 @@ namespace kp {
 
 int run_simulate(const Args& args) {
   po::options_description desc("simulate options");
-  std::string hw, workload, fidelity, format, trace;
+  std::string hw, workload, fidelity, format, trace, layout_text;
   int64_t batch = 0, learners = 0;
   std::vector<std::string> sets;
   desc.add_options()("hw", po::value(&hw)->required(), "hardware YAML")(
@@ -29,6 +30,9 @@ int run_simulate(const Args& args) {
       "fidelity", po::value(&fidelity)->default_value("analytic"), "analytic|systemc")(
       "format", po::value(&format)->default_value("text"), "text|json")(
       "trace", po::value(&trace), "systemc: write a Chrome/Perfetto trace-event timeline (JSON) here")(
+      "layout", po::value(&layout_text),
+      "parallel layout dp=..,tp=..,pp=..,zero=0..3,recompute=none|selective|full,micro_batch=..,"
+      "schedule=1f1b|gpipe,sequence_parallel=true, or search (the fastest that fits)")(
       "set", po::value(&sets)->composing(), "dotted.key=value override (repeatable)");
   po::variables_map vm;
   if (!parse_options("simulate", "kneepoint simulate --hw F --workload F --batch M [--learners P]", args,
@@ -44,11 +48,15 @@ int run_simulate(const Args& args) {
   if (learners > c.hw.interconnect.max_learners)
     throw ConfigError("--learners", "expected at most " + std::to_string(c.hw.interconnect.max_learners) +
                                         " (interconnect.max_learners of " + hw + "), got " + std::to_string(learners));
-  if (const std::string why = learners_problem(c.hw.interconnect, learners); !why.empty())
-    throw ConfigError("--learners", why);
-  if (const std::string why = memory_problem(c.hw, c.step); !why.empty())
-    throw ConfigError({Diagnostic{hw, 0, 0, "chip.memory.dram.capacity", why}});
-  const auto model = make_update_model(c, fidelity);
+  LayoutChoice layout;
+  if (!layout_text.empty()) layout = parse_layout_text(layout_text, "--layout");
+  if (layout_text.empty()) {
+    if (const std::string why = learners_problem(c.hw.interconnect, learners); !why.empty())
+      throw ConfigError("--learners", why);
+    if (const std::string why = memory_problem(c.hw, c.step); !why.empty())
+      throw ConfigError({Diagnostic{hw, 0, 0, "chip.memory.dram.capacity", why}});
+  }
+  const auto model = make_update_model(c, fidelity, layout_text.empty() ? nullptr : &layout);
   if (!trace.empty()) {
     auto* sc = dynamic_cast<SystemcUpdate*>(model.get());
     if (!sc) throw ConfigError("--trace", "a timeline needs --fidelity systemc, got " + fidelity);
@@ -59,7 +67,14 @@ int run_simulate(const Args& args) {
     sc->set_trace_file(trace);
   }
   std::vector<LayerRecord> layers;
-  const UpdateResult r = model->simulate(batch, learners, &layers);
+  if (const auto* lm = dynamic_cast<const LayoutModel*>(model.get()))
+    if (const std::string why = lm->problem(batch, learners); !why.empty()) throw ConfigError("--layout", why);
+  const UpdateResult r = model->simulate(batch, learners, layout_text.empty() ? &layers : nullptr);
+  if (!r.fits)
+    throw ConfigError({Diagnostic{hw, 0, 0, "chip.memory.dram.capacity",
+                                  "the step does not fit device memory under " + r.layout.text() + ": " +
+                                      memory_text(r.memory) + " (accumulate smaller micro-batches, recompute "
+                                      "activations, shard with zero=1..3, split with tp/pp, or try --layout search)"}});
   const UpdateBreakdown& b = r.breakdown;
   // Static power over the whole update: the chips' share decides the average power per chip.
   const StaticPower st = static_power(c.hw, learners);
@@ -71,6 +86,8 @@ int run_simulate(const Args& args) {
     j.begin_object().key("fidelity").value(model->fidelity());
     j.key("t_update_s").value(b.t_update_s).key("per_learner_batch").value(r.per_learner_batch);
     j.key("accumulation_steps").value(r.accumulation_steps);
+    j.key("layout").value(r.layout.text());
+    write_memory_json(j, r.memory);
     // What the workload is, independent of the hardware: GEMM FLOPs of forward and backward.
     j.key("parameters").value(c.step.params);
     j.key("flops_per_sample").value(2.0 * c.step.gemm_macs_per_sample());
@@ -80,7 +97,9 @@ int run_simulate(const Args& args) {
     j.key("forward").value(b.forward_s).key("backward").value(b.backward_s);
     j.key("allreduce").value(b.allreduce_s).key("allreduce_exposed").value(b.allreduce_exposed_s);
     j.key("optimizer").value(b.optimizer_s).key("launch_wait").value(b.launch_wait_s);
-    j.key("host").value(b.host_s).key("input").value(b.input_s).end_object();
+    j.key("host").value(b.host_s).key("input").value(b.input_s);
+    j.key("pipeline_bubble").value(b.pipeline_bubble_s).key("p2p").value(b.p2p_s).key("tp_comm").value(b.tp_comm_s);
+    j.end_object();
     j.key("kernels").value(r.kernels).key("runtime_section").value(c.hw.runtime.present);
     j.key("energy_j").value(r.energy_j + static_j).key("dynamic_energy_j").value(r.energy_j);
     j.key("static_power_modelled").value(c.hw.power.modelled).key("static_energy_j").value(static_j);
@@ -107,11 +126,20 @@ int run_simulate(const Args& args) {
   if (c.step.tokens_per_sample > 0)
     std::printf("  tokens            %lld per sample, %lld per step\n", static_cast<long long>(c.step.tokens_per_sample),
                 static_cast<long long>(c.step.tokens_per_sample * batch));
-  if (r.accumulation_steps > 1)
+  if (!layout_text.empty())
+    std::printf("  micro-batches     %lld of %lld samples per replica\n", static_cast<long long>(r.accumulation_steps),
+                static_cast<long long>(r.layout.micro_batch));
+  else if (r.accumulation_steps > 1)
     std::printf("  accumulation      %lld micro-steps (the per-learner batch does not fit device memory)\n",
                 static_cast<long long>(r.accumulation_steps));
+  std::printf("  layout            %s\n", r.layout.text().c_str());
+  std::printf("  memory per chip   %s\n", memory_text(r.memory).c_str());
   std::printf("  forward           %s\n  backward          %s\n", human_seconds(b.forward_s).c_str(),
               human_seconds(b.backward_s).c_str());
+  if (!layout_text.empty())
+    std::printf("  pipeline          bubble %s, stage transfers %s; tensor-parallel all-reduces %s (in the phases)\n",
+                human_seconds(b.pipeline_bubble_s).c_str(), human_seconds(b.p2p_s).c_str(),
+                human_seconds(b.tp_comm_s).c_str());
   std::printf("  all-reduce        %s (exposed %s)\n", human_seconds(b.allreduce_s).c_str(),
               human_seconds(b.allreduce_exposed_s).c_str());
   std::printf("  optimizer         %s\n", human_seconds(b.optimizer_s).c_str());

@@ -5,6 +5,7 @@
 #include "tools/report/breakdown_plots.h"
 #include "tools/report/html_plots.h"
 #include "tools/report/html_tables.h"
+#include "tools/report/layout_table.h"
 #include "tools/report/pareto_plot.h"
 #include "tools/report/plot_util.h"
 #include "tools/report/report_select.h"
@@ -131,6 +132,7 @@ std::string report_html(const StudyResult& r) {
   h += "<section id=\"scaling\"><h2>Strong vs weak scaling</h2>\n<div class=\"plots\">" + plot_strong_weak(r, featured) +
        "</div></section>\n";
   h += pareto_section(r);
+  h += layout_section_html(r);
   h += ranked_table(r);
   h += "<p class=\"muted\">Every (M, P) point: points.csv; one row per design: designs.csv; the same numbers as "
        "tables: report.md; machine-readable: summary.json.</p>\n</body>\n</html>\n";

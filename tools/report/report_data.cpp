@@ -64,7 +64,8 @@ std::string points_csv(const StudyResult& r) {
   const std::vector<std::string> keys = swept_keys(r);
   std::string csv =
       "system,batch,learners,per_learner_batch,steps,t_update_s,forward_s,backward_s,allreduce_s,"
-      "allreduce_exposed_s,optimizer_s,t_total_s,energy_j,cost_usd,design_index,workload" + key_columns(keys) + "\n";
+      "allreduce_exposed_s,optimizer_s,t_total_s,energy_j,cost_usd,fits,layout,memory_GiB,pipeline_bubble_s,"
+      "tp_comm_s,design_index,workload" + key_columns(keys) + "\n";
   for (const SystemResult& s : r.systems) {
     const std::string tail = "," + std::to_string(s.index) + "," + csv_field(r.workloads.at(s.workload).name) +
                              swept_values(s, keys) + "\n";
@@ -75,6 +76,8 @@ std::string points_csv(const StudyResult& r) {
       for (double v : {p.steps, p.t_update_s, b.forward_s, b.backward_s, b.allreduce_s, b.allreduce_exposed_s,
                        b.optimizer_s, p.t_total_s, p.energy_j, p.cost_usd})
         csv += "," + num(v);
+      csv += std::string(",") + (p.fits ? "1" : "0") + "," + csv_field(p.layout.text()) + "," +
+             num(p.memory.total() / 1073741824.0) + "," + num(b.pipeline_bubble_s) + "," + num(b.tp_comm_s);
       csv += tail;
     }
   }

@@ -5,6 +5,7 @@
 #include "tools/report/design_figures.h"
 #include "tools/report/plot_util.h"
 #include "tools/report/report_select.h"
+#include "tools/report/layout_table.h"
 #include "tools/report/report_writer.h"
 
 namespace kp {
@@ -71,6 +72,7 @@ std::string report_markdown(const StudyResult& r) {
             fmt("%.0f", w.law.steps(w.band.measured[k].batch)) + " | " + fmt("%.0f", w.band.measured_lo[k]) + " | " +
             fmt("%.0f", w.band.measured_hi[k]) + " |\n";
   }
+  md += layout_section_md(r);
   md += "\n## All designs ranked\n\n| rank | design | workload | total time (s) | chips | batch (samples) | energy (J) | "
         "cost (USD) | knee (chips) | Pareto-optimal | SystemC T_update vs analytic |\n"
         "|---:|---|---|---:|---:|---:|---:|---:|---:|---|---:|\n";

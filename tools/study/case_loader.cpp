@@ -4,9 +4,13 @@
 
 #include "core/config_doc.h"
 #include "core/config_error.h"
+#include "core/units.h"
 #include "models/time_model/step_source.h"
 #include "sim/analytic/collective_analytic.h"
 #include "sim/analytic/update_analytic.h"
+#include "sim/analytic/layout_timer_analytic.h"
+#include "sim/layout_search.h"
+#include "sim/systemc/layout_timer_sc.h"
 #include "sim/systemc/systemc_update.h"
 
 namespace kp {
@@ -42,27 +46,27 @@ Case load_case(const std::string& hw_file, const std::string& workload_file,
   return c;
 }
 
-std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string& fidelity) {
-  if (fidelity == "analytic")
-    return std::make_unique<AnalyticUpdate>(c.hw, c.step, c.hw.array.bytes_per_element);
+std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string& fidelity, const LayoutChoice* layout) {
+  const int64_t bpe = c.hw.array.bytes_per_element;
+  if (fidelity != "analytic" && fidelity != "systemc")
+    throw ConfigError("--fidelity", "expected analytic or systemc, got \"" + fidelity + "\"");
+  if (layout) {
+    std::shared_ptr<const StageTimer> timer;
+    if (fidelity == "analytic") timer = std::make_shared<AnalyticStageTimer>(c.hw, bpe);
+    else timer = std::make_shared<SystemcStageTimer>(c.hw, bpe);
+    return std::make_unique<LayoutModel>(std::make_shared<LayoutUpdate>(c.hw, c.step, bpe, timer), *layout);
+  }
+  if (fidelity == "analytic") return std::make_unique<AnalyticUpdate>(c.hw, c.step, bpe);
   // Runs the SystemC model in a forked worker per simulate(), so this process never elaborates.
-  if (fidelity == "systemc")
-    return std::make_unique<SystemcUpdate>(c.hw, c.step, c.hw.array.bytes_per_element);
-  throw ConfigError("--fidelity", "expected analytic or systemc, got \"" + fidelity + "\"");
+  return std::make_unique<SystemcUpdate>(c.hw, c.step, bpe);
 }
 
 std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step) {
-  const double bpe = static_cast<double>(hw.array.bytes_per_element);
-  const double fixed = 3.0 * static_cast<double>(step.params) * bpe;
-  const double sample = static_cast<double>(step.activation_elements_per_sample) * bpe;
-  if (fixed + sample <= hw.dram.capacity_bytes) return "";
-  char buf[320];
-  std::snprintf(buf, sizeof buf,
-                "the network does not fit device memory: weights, gradients and optimizer state (3 x %lld "
-                "parameters x %lld bytes) take %.4g MiB and one sample's activations %.4g MiB, of %.4g MiB",
-                static_cast<long long>(step.params), static_cast<long long>(hw.array.bytes_per_element),
-                fixed / 1048576.0, sample / 1048576.0, hw.dram.capacity_bytes / 1048576.0);
-  return buf;
+  const MemoryNeed need = plain_memory_need(step, hw.array.bytes_per_element);
+  if (need.fixed_bytes + need.per_sample_bytes <= hw.dram.capacity_bytes) return "";
+  return "the network does not fit device memory with plain data parallelism: one sample needs " +
+         need.at(1, hw.dram.capacity_bytes).describe() + " of " + format_quantity(hw.dram.capacity_bytes, Dim::Bytes) +
+         " (a layout with ZeRO, tp, pp or recompute may fit: --layout search)";
 }
 
 std::vector<int64_t> learners_allowed(const HardwareSpec& hw, const std::vector<int64_t>& grid) {

@@ -37,12 +37,14 @@ Case load_case(const std::string& hw_file, const std::string& workload_file,
 WorkloadCase load_workload_case(const std::string& workload_file, const std::vector<std::string>& overrides = {});
 HardwareSpec load_hardware(const std::string& hw_file, const std::vector<std::string>& overrides = {});
 
-// "analytic" (the only fidelity until the SystemC models land); anything else is a ConfigError.
-std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string& fidelity);
+// "analytic" or "systemc"; anything else is a ConfigError. With `layout` (--layout, a study's
+// layout:), a LayoutModel (sim/layout_search.h) of that fidelity.
+std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string& fidelity,
+                                               const LayoutChoice* layout = nullptr);
 
-// Why the network cannot train on one chip at all (its weights, gradients and optimizer state
-// plus one sample's activations exceed chip.memory.dram.capacity, the rule of
-// sim/analytic/step_profile.h accumulation_steps), with the figures; empty when it fits.
+// Why the network cannot train on one chip with plain data parallelism (its weights, gradients,
+// optimizer state and one sample's activations exceed chip.memory.dram.capacity: the footprint
+// of sim/memory_footprint.h), with the figures; empty when it fits.
 std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step);
 
 // Learner counts of `grid` that the system offers (learners_problem() is empty: P <= max_learners,

@@ -1,6 +1,7 @@
 #include "tools/study/design_eval.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "models/time_model/chip_area.h"
 #include "models/time_model/chip_cost.h"
@@ -90,10 +91,16 @@ SystemResult DesignEvaluator::evaluate(size_t index) const {
   opt.weak_per_learner_batch = m_spec.weak_per_learner_batch;
   // No chip count of the study that the system offers, no batch >= P, or a network that does not
   // fit the chip's memory: infeasible, no points.
-  if (opt.learners.empty() || !memory_problem(c.hw, c.step).empty() || *std::max_element(opt.batches.begin(), opt.batches.end()) <
-                                  *std::min_element(opt.learners.begin(), opt.learners.end()))
+  if (opt.learners.empty() || (!m_spec.has_layout && !memory_problem(c.hw, c.step).empty()) ||
+      *std::max_element(opt.batches.begin(), opt.batches.end()) < *std::min_element(opt.learners.begin(), opt.learners.end()))
     return r;
-  if (m_spec.fidelity == "systemc") {
+  if (m_spec.has_layout) {
+    try {
+      r.prediction = predict(*make_update_model(c, m_spec.fidelity, &m_spec.layout), c.law, c.hw, opt);
+    } catch (const std::invalid_argument&) {
+      return r;  // no point of the grid fits memory under any layout tried: infeasible
+    }
+  } else if (m_spec.fidelity == "systemc") {
     // Every distinct per-learner batch of the grid (and of the weak-scaling points) in one pool.
     PooledSystemcUpdate model(c.hw, c.step, c.hw.array.bytes_per_element);
     std::vector<ScRequest> requests;

@@ -152,6 +152,36 @@ TimePoint get_point(In& in) {
   return p;
 }
 
+// The layout, memory and layout parts of a point (sim/layout_update.h), after the chip energies.
+void put_layout(Out& o, const TimePoint& p) {
+  const Layout& l = p.layout;
+  o.i(l.dp).i(l.tp).i(l.pp).i(l.zero).i(static_cast<int64_t>(l.recompute)).i(l.micro_batch);
+  o.i(l.schedule == PipeSchedule::GPipe ? 1 : 0).i(l.sequence_parallel ? 1 : 0).i(p.fits ? 1 : 0);
+  const MemoryParts& m = p.memory;
+  o.d(m.weights).d(m.gradients).d(m.optimizer).d(m.activations).d(m.workspace).d(m.capacity);
+  o.d(p.breakdown.pipeline_bubble_s).d(p.breakdown.p2p_s).d(p.breakdown.tp_comm_s);
+}
+
+void get_layout(In& in, TimePoint& p) {
+  Layout& l = p.layout;
+  auto ranged = [&](int64_t lo, int64_t hi) {
+    const int64_t v = in.i();
+    if (v < lo || v > hi) throw std::runtime_error("journal record: layout field out of range");
+    return v;
+  };
+  l.dp = ranged(0, INT64_C(1) << 40), l.tp = ranged(1, 1 << 20), l.pp = ranged(1, 1 << 20);
+  l.zero = static_cast<int>(ranged(0, 3));
+  l.recompute = static_cast<Recompute>(ranged(0, 2));
+  l.micro_batch = ranged(0, INT64_C(1) << 40);
+  l.schedule = ranged(0, 1) ? PipeSchedule::GPipe : PipeSchedule::OneFOneB;
+  l.sequence_parallel = ranged(0, 1) != 0;
+  p.fits = ranged(0, 1) != 0;
+  MemoryParts& m = p.memory;
+  m.weights = in.d(), m.gradients = in.d(), m.optimizer = in.d(), m.activations = in.d(), m.workspace = in.d();
+  m.capacity = in.d();
+  p.breakdown.pipeline_bubble_s = in.d(), p.breakdown.p2p_s = in.d(), p.breakdown.tp_comm_s = in.d();
+}
+
 void put_list(Out& o, const std::vector<int64_t>& v) {
   o.u(v.size());
   for (int64_t x : v) o.i(x);
@@ -288,6 +318,7 @@ std::string encode_design(const SystemResult& s) {
   // Power, area and price figures: required, so that a record cut anywhere is an error.
   o.i(s.power_modelled ? 1 : 0).d(s.tdp_w).d(s.area_m2).d(s.chip_price_usd);
   for (const TimePoint* t : chip_energy_points(s)) o.d(t->chip_energy_j);
+  for (const TimePoint* t : chip_energy_points(s)) put_layout(o, *t);
   return o.text();
 }
 
@@ -328,6 +359,7 @@ SystemResult decode_design(const std::string& text) {
   s.area_m2 = in.d();
   s.chip_price_usd = in.d();
   for (TimePoint* t : chip_energy_points(s)) t->chip_energy_j = in.d();
+  for (TimePoint* t : chip_energy_points(s)) get_layout(in, *t);
   in.done();
   return s;
 }

@@ -38,7 +38,7 @@ double objective_value(const TimePoint& p, Objective o) {
 }
 
 bool point_feasible(const StudySpec& spec, const TimePoint& p) {
-  if (!std::isfinite(p.t_total_s)) return false;
+  if (!std::isfinite(p.t_total_s) || !p.fits) return false;
   if (spec.max_chips > 0 && p.learners > spec.max_chips) return false;
   if (spec.max_cost_usd > 0 && p.cost_usd > spec.max_cost_usd) return false;
   return true;

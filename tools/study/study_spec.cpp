@@ -190,6 +190,11 @@ StudySpec parse_study(const ConfigDoc& doc) {
   if (s.fidelity != "analytic" && s.fidelity != "systemc")
     root.error("fidelity", "expected analytic or systemc, got \"" + s.fidelity + "\"");
   s.verify_top = root.integer_or("verify_top", 0, pow2(20), 0);
+  if (root.has("layout")) {
+    s.has_layout = true;
+    s.layout = parse_layout_node(root, "layout");
+    if (s.verify_top > 0) root.error("verify_top", "verify_top re-simulates plain data parallelism; with layout: use fidelity");
+  }
   if (s.verify_top > 0 && s.fidelity != "analytic")
     root.error("verify_top", "verify_top re-simulates analytic results in SystemC: needs fidelity analytic");
   // The sweep is validated against the base files that parse; the others' errors are reported

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "core/layout_spec.h"
+
 #include "core/config_doc.h"
 
 namespace kp {
@@ -50,6 +52,10 @@ struct StudySpec {
   double max_cost_usd = 0;             // 0: no limit; a point costing more is infeasible
   std::string fidelity = "analytic";   // "analytic" or "systemc" (every point)
   int64_t verify_top = 0;              // analytic only: re-simulate the k best designs in SystemC
+  // `layout:` (sim/layout_search.h): a fixed parallel layout or `search`; absent = plain data
+  // parallelism, where a design whose network does not fit one chip is infeasible.
+  bool has_layout = false;
+  LayoutChoice layout;
 };
 
 StudySpec parse_study(const ConfigDoc& doc);
