@@ -175,3 +175,36 @@ TEST(LayoutSpec, TextRoundTripsAndErrorsNameTheKey) {
 
 }  // namespace
 }  // namespace kp
+
+namespace kp {
+namespace {
+
+// Sequence parallelism splits the replicated per-token work (norms, residual adds) over tp as well,
+// with the same all-reduce volumes (as reduce-scatter + all-gather); 1F1B keeps p - s micro-batches
+// of activations at stage s, GPipe all m.
+TEST(ShardStep, SequenceParallelAndPipelineScheduleMemory) {
+  const LoweredStep step = layout_fixture::tiny_decoder();
+  const StageStep tp = shard_step(step, 2, 1, Recompute::None, false).front();
+  const StageStep sp = shard_step(step, 2, 1, Recompute::None, true).front();
+  EXPECT_LT(sp.saved_elements, tp.saved_elements);
+  EXPECT_EQ(sp.tp_reduce_forward, tp.tp_reduce_forward);
+  EXPECT_EQ(sp.step.params, tp.step.params);
+  const std::vector<StageStep> stages = shard_step(step, 1, 4, Recompute::None, false);
+  ASSERT_EQ(stages.size(), 4u);
+  int64_t params = 0;
+  for (const StageStep& s : stages) params += s.step.params;
+  EXPECT_EQ(params, step.params);
+  Layout l;
+  l.dp = 1, l.pp = 4;
+  const TensorBytes b = TensorBytes::for_element_width(2);
+  for (int s = 0; s < 4; ++s) {
+    const double one = stage_footprint(stages[s], s, l, b, 1, 1, 1e12).activations_bytes;
+    EXPECT_DOUBLE_EQ(stage_footprint(stages[s], s, l, b, 1, 16, 1e12).activations_bytes, (4 - s) * one) << s;
+    l.schedule = PipeSchedule::GPipe;
+    EXPECT_DOUBLE_EQ(stage_footprint(stages[s], s, l, b, 1, 16, 1e12).activations_bytes, 16 * one) << s;
+    l.schedule = PipeSchedule::OneFOneB;
+  }
+}
+
+}  // namespace
+}  // namespace kp

@@ -121,3 +121,42 @@ TEST(Cli, ExitCodes) {
 }
 
 }  // namespace kp
+
+namespace kp {
+
+// `layout: search` in a study: a memory too small for any layout makes its design infeasible and
+// the study goes on; points that fit nothing are listed as such, never chosen, and counted in the
+// report's layout section.
+TEST(Study, LayoutSearchMarksPointsThatDoNotFitAndCompletes) {
+  const std::string text = "name: layouts\nworkload: " + kSrc + "/workloads/gpt2_medium.yaml\nhardware: [" + kSrc +
+                           "/hw_configs/h100_cluster.yaml]\n"
+                           "sweep:\n  - chip.memory.dram.capacity: [80 GB, 1 GB, 10 MB]\n"
+                           "batches: {from: 8, to: 64}\nlearners: {from: 1, to: 16}\nlayout: search\n";
+  const StudySpec spec = parse_study(ConfigDoc::parse(text, "layouts.yaml"));
+  ASSERT_TRUE(spec.has_layout && spec.layout.search);
+  const StudyResult r = run_study(spec, nullptr);
+  ASSERT_EQ(r.systems.size(), 3u);
+  const SystemResult &big = r.systems[0], &small = r.systems[1], &tiny = r.systems[2];
+  EXPECT_TRUE(big.feasible);
+  EXPECT_TRUE(big.chosen.fits);
+  EXPECT_FALSE(tiny.feasible);  // 10 MB: not even the weights of one layer
+  int64_t misfits = 0;
+  for (const TimePoint& p : small.prediction.points) misfits += p.fits ? 0 : 1;
+  // 355 M parameters x 16 B = 5.7 GB: one 1 GB chip cannot hold them, 16 sharded ones can.
+  EXPECT_GT(misfits, 0);
+  ASSERT_TRUE(small.feasible);
+  EXPECT_TRUE(small.chosen.fits);
+  EXPECT_GT(small.chosen.learners, 1);
+  EXPECT_LE(small.chosen.memory.total(), 1e9);
+  const std::string dir = ::testing::TempDir() + "kp_layouts_" + std::to_string(::getpid());
+  write_report(r, dir);
+  std::ifstream md(dir + "/report.md");
+  std::stringstream ss;
+  ss << md.rdbuf();
+  EXPECT_NE(ss.str().find("## Parallel layouts (searched)"), std::string::npos);
+  EXPECT_NE(ss.str().find(std::to_string(misfits) + " of " + std::to_string(small.prediction.points.size()) +
+                          " (batch, chips) points fit no layout"),
+            std::string::npos);
+}
+
+}  // namespace kp
