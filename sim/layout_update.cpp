@@ -31,6 +31,29 @@ InterconnectSpec dp_group_interconnect(const InterconnectSpec& ic, int64_t tp, i
   return g;
 }
 
+InterconnectSpec p2p_interconnect(const InterconnectSpec& ic, int64_t senders, bool across_nodes) {
+  InterconnectSpec g = ic;
+  if (ic.topology == Topology::Hierarchical) {
+    g.devices_per_node = across_nodes ? senders : 2;
+    g.max_learners = across_nodes ? 2 * senders : 2;
+  } else {
+    g.max_learners = 2;
+  }
+  return g;
+}
+
+double p2p_closed_form_s(const InterconnectSpec& ic, int64_t senders, double bytes, bool across_nodes) {
+  const double lanes = ic.topology == Topology::Ring || ic.topology == Topology::Torus2d
+                           ? 1.0
+                           : static_cast<double>(ic.links_per_chip);
+  const double device = ic.link_achieved_bytes_per_s() * lanes;
+  if (ic.topology != Topology::Hierarchical || !across_nodes) return ic.link.latency_s + bytes / device;
+  const InterconnectSpec g = p2p_interconnect(ic, senders, true);
+  const double nic = node_network_bytes_per_s(g, network_flows(g, senders));
+  return ic.link.latency_s + ic.inter_node.latency_s +
+         std::max(bytes / device, static_cast<double>(senders) * bytes / nic);
+}
+
 LayoutUpdate::LayoutUpdate(const HardwareSpec& hw, const LoweredStep& step, int64_t bytes_per_element,
                            std::shared_ptr<const StageTimer> timer)
     : m_hw(hw),
@@ -143,11 +166,8 @@ LayoutResult LayoutUpdate::simulate(int64_t batch, const Layout& layout) const {
     sum_t += f + bw;
     if (f + bw > max_t) max_t = f + bw, max_f = f, max_b = bw;
     if (st.boundary_elements > 0) {
-      const double bytes = static_cast<double>(st.boundary_elements) * u * act;
-      p2p += 2.0 * (cut_crosses_nodes
-                        ? ic.inter_node.latency_s + static_cast<double>(ic.devices_per_node) / tp * bytes /
-                                                        node_network_bytes_per_s(ic, ic.devices_per_node)
-                        : ic.link.latency_s + bytes / tp / ic.link_achieved_bytes_per_s());
+      const double shard = static_cast<double>(st.boundary_elements) * u * act / tp;
+      p2p += 2.0 * m_timer->p2p_s(ic, cut_crosses_nodes ? ic.devices_per_node : 1, shard, cut_crosses_nodes);
     }
     // Gradients over the dp group: buckets in the order backward produces them.
     double comm_end = 0, comm = 0;

@@ -8,7 +8,9 @@
 //   f_s, b_s   stage s's forward and backward of one micro-batch on one chip (StageTimer), each
 //              plus its tensor-parallel all-reduces (ring over the tp chips of a node: Megatron's
 //              two per transformer layer each way), which sit on the critical path
-//   p_c        the activation (and, backward, gradient) transfer at cut c: alpha + bytes / B
+//   p_c        the activation (and, backward, gradient) transfer at cut c (StageTimer::p2p_s):
+//              each of the tp chips sends 1/tp of it (Megatron's scatter-gather), all the devices
+//              of a node at once when the cut crosses nodes
 //   pipeline   sum_s (f_s + b_s) + 2 sum_c p_c + (m - 1) max_s (f_s + b_s)   (GPipe and 1F1B;
 //              balanced stages give the bubble fraction (p - 1)/(m + p - 1), Huang et al. 2019)
 //   gradients  each stage's buckets over its dp group (step_profile.h) during the last micro-
@@ -49,7 +51,16 @@ class StageTimer {
   // One chip's forward/backward/optimizer of `stage` at micro-batch `micro` (buckets included).
   virtual StepProfile profile(const LoweredStep& stage, int64_t micro) const = 0;
   virtual double allreduce_s(const InterconnectSpec& ic, int64_t learners, double bytes) const = 0;
+  // `senders` devices each sending `bytes` at once to the next pipeline stage: across nodes (one
+  // node's devices to the next node's, sharing both NICs) or to a neighbour in the node.
+  virtual double p2p_s(const InterconnectSpec& ic, int64_t senders, double bytes, bool across_nodes) const = 0;
 };
+
+// The system a p2p_s() transfer runs on: two nodes of `senders` devices (across), else two devices.
+InterconnectSpec p2p_interconnect(const InterconnectSpec& ic, int64_t senders, bool across_nodes);
+// Its closed form: one hop alpha + bytes / B; across nodes alpha_link + alpha_net + max(bytes /
+// B_device, senders x bytes / B_nic) (exact for one sender; the NIC serves the senders in turn).
+double p2p_closed_form_s(const InterconnectSpec& ic, int64_t senders, double bytes, bool across_nodes);
 
 struct LayoutResult {
   Layout layout;

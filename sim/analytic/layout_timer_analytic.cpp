@@ -19,4 +19,8 @@ double AnalyticStageTimer::allreduce_s(const InterconnectSpec& ic, int64_t learn
   return kp::allreduce_s(ic, learners, bytes);
 }
 
+double AnalyticStageTimer::p2p_s(const InterconnectSpec& ic, int64_t senders, double bytes, bool across) const {
+  return p2p_closed_form_s(ic, senders, bytes, across);
+}
+
 }  // namespace kp

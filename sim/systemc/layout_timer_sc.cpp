@@ -32,4 +32,19 @@ double SystemcStageTimer::allreduce_s(const InterconnectSpec& ic, int64_t learne
   return s;
 }
 
+double SystemcStageTimer::p2p_s(const InterconnectSpec& ic, int64_t senders, double bytes, bool across) const {
+  if (bytes <= 0) return 0.0;
+  const auto key = std::make_tuple(-1 - static_cast<int>(across), senders, ic.devices_per_node, ic.link.bandwidth_bytes_per_s,
+                                   ic.inter_node.bandwidth_bytes_per_s, bytes);
+  std::lock_guard<std::mutex> lock(m_mutex);
+  auto it = m_collectives.find(key);
+  if (it != m_collectives.end()) return it->second;
+  NetJob job;
+  job.ic = p2p_interconnect(ic, senders, across);
+  job.learners = 2 * senders, job.bytes = bytes, job.point_to_point = true;
+  const double s = run_net_sc_forked({job}).front().seconds;
+  m_collectives.emplace(key, s);
+  return s;
+}
+
 }  // namespace kp

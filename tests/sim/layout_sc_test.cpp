@@ -40,3 +40,24 @@ TEST(LayoutTwinVsSystemc, PipelineTensorAndShardedLayoutsAgree) {
 
 }  // namespace
 }  // namespace kp
+
+namespace kp {
+namespace {
+
+// Stage-to-stage transfers on the SystemC network: one sender's transfer is the closed form
+// exactly (device link, NIC up, NIC down, device link, cut-through); eight senders of a node take
+// turns on its NIC, which the closed form charges as eight transfers' bytes.
+TEST(LayoutTwinVsSystemc, PointToPointTransfersMatchTheirClosedForm) {
+  const HardwareSpec hw = parse_hardware(ConfigDoc::load(std::string(KP_SOURCE_DIR) + "/hw_configs/h100_cluster.yaml"));
+  const SystemcStageTimer sc(hw, 2);
+  const InterconnectSpec& ic = hw.interconnect;
+  for (double bytes : {4096.0, 25e6}) {
+    EXPECT_NEAR(sc.p2p_s(ic, 1, bytes, true), p2p_closed_form_s(ic, 1, bytes, true), 1e-9 * p2p_closed_form_s(ic, 1, bytes, true));
+    EXPECT_NEAR(sc.p2p_s(ic, 1, bytes, false), p2p_closed_form_s(ic, 1, bytes, false), 1e-9 * p2p_closed_form_s(ic, 1, bytes, false));
+    const double a = p2p_closed_form_s(ic, 8, bytes, true), s = sc.p2p_s(ic, 8, bytes, true);
+    EXPECT_NEAR(s, a, 0.05 * a) << bytes;
+  }
+}
+
+}  // namespace
+}  // namespace kp

@@ -90,6 +90,16 @@ CollectiveDag tree_dag(int64_t p, double bytes, int64_t chunks) {
 
 }  // namespace
 
+CollectiveDag point_to_point_dag(int64_t senders, double bytes) {
+  CollectiveDag dag;
+  dag.represented = 2 * senders;
+  for (int64_t i = 0; i < senders; ++i)
+    dag.transfers.push_back(NetTransfer{static_cast<int32_t>(i), static_cast<int32_t>(i + senders), 0, bytes, 0});
+  std::vector<std::pair<int32_t, int32_t>> edges;
+  to_csr(dag, edges);
+  return dag;
+}
+
 bool symmetric_allowed(const InterconnectSpec& ic) {
   switch (ic.topology) {
     case Topology::Ring: return ic.collective == Collective::Ring;

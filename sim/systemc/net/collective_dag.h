@@ -52,6 +52,10 @@ struct CollectiveDag {
 };
 
 bool symmetric_allowed(const InterconnectSpec& ic);
+// `senders` independent transfers of `bytes` each, device i to device i + senders (the stage-to-
+// stage activations of a pipeline: the devices of one node to the same slots of the next).
+CollectiveDag point_to_point_dag(int64_t senders, double bytes);
+
 // `symmetric` is honoured only where symmetric_allowed(); throws std::invalid_argument on a bad P.
 CollectiveDag build_collective_dag(const InterconnectSpec& ic, const NetTopology& topo, double bytes, bool symmetric);
 

@@ -21,8 +21,9 @@ struct NetDriver : sc_core::sc_module {
     for (size_t i = 0; i < m_jobs.size(); ++i) {
       const NetJob& j = m_jobs[i];
       const NetTopology topo(j.ic, j.learners);
-      const bool sym = j.symmetric && symmetric_allowed(j.ic);
-      const CollectiveDag dag = build_collective_dag(j.ic, topo, j.bytes, sym);
+      const bool sym = !j.point_to_point && j.symmetric && symmetric_allowed(j.ic);
+      const CollectiveDag dag = j.point_to_point ? point_to_point_dag(j.learners / 2, j.bytes)
+                                                 : build_collective_dag(j.ic, topo, j.bytes, sym);
       results.push_back(engine.run(topo, dag, sym, m_spans ? &(*m_spans)[i] : nullptr));
     }
   }
@@ -37,6 +38,8 @@ void check(const std::vector<NetJob>& jobs) {
     const std::string problem = learners_problem(j.ic, j.learners);
     if (!problem.empty()) throw std::invalid_argument(problem);
     if (!(j.bytes >= 0)) throw std::invalid_argument("all-reduce of a negative size");
+    if (j.point_to_point && (j.learners < 2 || j.learners % 2 != 0))
+      throw std::invalid_argument("point-to-point job: an even number of learners >= 2");
   }
 }
 

@@ -19,6 +19,9 @@ struct NetJob {
   int64_t learners = 1;
   double bytes = 0;
   bool symmetric = true;  // use the exact symmetry shortcut where symmetric_allowed(ic)
+  // Instead of an all-reduce: learners / 2 devices each send `bytes` to device i + learners / 2
+  // at once (point_to_point_dag), e.g. one node's devices to the next node's.
+  bool point_to_point = false;
 };
 
 // `spans`, when given, receives each job's link busy intervals (NetEngine::run), one vector per job.
