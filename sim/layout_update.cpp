@@ -146,7 +146,6 @@ LayoutResult LayoutUpdate::simulate(int64_t batch, const Layout& layout) const {
   const std::vector<StepProfile>& prof = profiles(layout, sh, micro);
   const InterconnectSpec& ic = m_hw.interconnect;
   const InterconnectSpec ic_tp = tp_group_interconnect(ic, layout.tp);
-  const InterconnectSpec ic_dp = dp_group_interconnect(ic, layout.tp, layout.dp);
   const double act = m_tensor_bytes.activation, u = static_cast<double>(micro), md = static_cast<double>(m);
   const double dp = static_cast<double>(layout.dp), tp = static_cast<double>(layout.tp);
   const bool cut_crosses_nodes = ic.topology == Topology::Hierarchical && layout.tp * layout.dp >= ic.devices_per_node;
@@ -173,7 +172,7 @@ LayoutResult LayoutUpdate::simulate(int64_t batch, const Layout& layout) const {
     double comm_end = 0, comm = 0;
     if (layout.dp > 1)
       for (const auto& [ready_s, bytes] : p.buckets) {
-        const double ar = m_timer->allreduce_s(ic_dp, layout.dp, bytes);
+        const double ar = m_timer->group_allreduce_s(ic, layout.dp, layout.tp, bytes);
         const double d = layout.zero >= 2 ? ar / 2.0 : ar;
         comm_end = std::max(comm_end, ready_s) + d;
         comm += d;
@@ -184,7 +183,7 @@ LayoutResult LayoutUpdate::simulate(int64_t batch, const Layout& layout) const {
     double gather = 0;
     if (layout.zero >= 1 && layout.dp > 1) {
       const double params_bytes = static_cast<double>(st.step.params) * m_tensor_bytes.weight;
-      const double ag = m_timer->allreduce_s(ic_dp, layout.dp, params_bytes) / 2.0;
+      const double ag = m_timer->group_allreduce_s(ic, layout.dp, layout.tp, params_bytes) / 2.0;
       if (layout.zero <= 2) {
         gather = ag;
       } else {

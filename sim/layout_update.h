@@ -22,8 +22,11 @@
 //              the first layer's gather; the optimizer updates 1/dp of the parameters under 1..3
 //   total      pipeline + exposed gradients + ZeRO gathers + slowest stage's optimizer + host costs
 // Groups: tp runs inside a node on the node fabric; a dp group of a hierarchical system holds
-// devices_per_node / tp chips per node and shares the node's network with the tp other groups
-// (its bandwidth / tp); pipeline cuts cross nodes when tp x dp >= devices_per_node.
+// devices_per_node / tp chips per node and shares the node's network with the tp other groups:
+// the twin gives it bandwidth / tp (dp_group_interconnect), the SystemC network runs all tp
+// groups at once on the real fabric (NetJob::stride), where their routes share links (on a ring,
+// a group's neighbours are tp hops away); pipeline cuts cross nodes when tp x dp >=
+// devices_per_node.
 // Automatic micro-batches (micro_batch 0): pp = 1 one micro-batch, pp > 1 min(b, 4 pp) (so the
 // bubble stays under 20%); then halved until the footprint fits (sim/memory_footprint.h).
 #include <cstdint>
@@ -51,6 +54,9 @@ class StageTimer {
   // One chip's forward/backward/optimizer of `stage` at micro-batch `micro` (buckets included).
   virtual StepProfile profile(const LoweredStep& stage, int64_t micro) const = 0;
   virtual double allreduce_s(const InterconnectSpec& ic, int64_t learners, double bytes) const = 0;
+  // One data-parallel group's all-reduce of `bytes` while the tp groups beside it (learners with
+  // the same index mod tp) run theirs: `members` learners tp apart on the system `ic`.
+  virtual double group_allreduce_s(const InterconnectSpec& ic, int64_t members, int64_t tp, double bytes) const = 0;
   // `senders` devices each sending `bytes` at once to the next pipeline stage: across nodes (one
   // node's devices to the next node's, sharing both NICs) or to a neighbour in the node.
   virtual double p2p_s(const InterconnectSpec& ic, int64_t senders, double bytes, bool across_nodes) const = 0;

@@ -23,4 +23,9 @@ double AnalyticStageTimer::p2p_s(const InterconnectSpec& ic, int64_t senders, do
   return p2p_closed_form_s(ic, senders, bytes, across);
 }
 
+double AnalyticStageTimer::group_allreduce_s(const InterconnectSpec& ic, int64_t members, int64_t tp,
+                                             double bytes) const {
+  return kp::allreduce_s(dp_group_interconnect(ic, tp, members), members, bytes);
+}
+
 }  // namespace kp

@@ -1,5 +1,7 @@
 #include "sim/systemc/layout_timer_sc.h"
 
+#include <algorithm>
+
 #include "sim/systemc/net/net_runner.h"
 #include "sim/systemc/systemc_update.h"
 
@@ -42,6 +44,27 @@ double SystemcStageTimer::p2p_s(const InterconnectSpec& ic, int64_t senders, dou
   NetJob job;
   job.ic = p2p_interconnect(ic, senders, across);
   job.learners = 2 * senders, job.bytes = bytes, job.point_to_point = true;
+  const double s = run_net_sc_forked({job}).front().seconds;
+  m_collectives.emplace(key, s);
+  return s;
+}
+
+double SystemcStageTimer::group_allreduce_s(const InterconnectSpec& ic, int64_t members, int64_t tp,
+                                            double bytes) const {
+  // The torus and tree collectives have no grouped form: one group alone on its share of the system.
+  const bool grouped = tp > 1 && (ic.collective == Collective::Ring || ic.collective == Collective::Hierarchical) &&
+                       (ic.topology != Topology::Hierarchical || ic.devices_per_node % tp == 0);
+  if (!grouped) return allreduce_s(dp_group_interconnect(ic, tp, members), members, bytes);
+  if (members <= 1 || bytes <= 0) return 0.0;
+  const auto key = std::make_tuple(1000 + static_cast<int>(tp), members, ic.devices_per_node, ic.link.bandwidth_bytes_per_s,
+                                   ic.inter_node.bandwidth_bytes_per_s, bytes);
+  std::lock_guard<std::mutex> lock(m_mutex);
+  auto it = m_collectives.find(key);
+  if (it != m_collectives.end()) return it->second;
+  NetJob job;
+  job.ic = ic;
+  job.learners = members * tp, job.bytes = bytes, job.stride = tp;
+  job.ic.max_learners = std::max(ic.max_learners, job.learners);
   const double s = run_net_sc_forked({job}).front().seconds;
   m_collectives.emplace(key, s);
   return s;

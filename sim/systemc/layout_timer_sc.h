@@ -17,6 +17,7 @@ class SystemcStageTimer : public StageTimer {
   const char* fidelity() const override { return "systemc"; }
   StepProfile profile(const LoweredStep& stage, int64_t micro) const override;
   double allreduce_s(const InterconnectSpec& ic, int64_t learners, double bytes) const override;
+  double group_allreduce_s(const InterconnectSpec& ic, int64_t members, int64_t tp, double bytes) const override;
   double p2p_s(const InterconnectSpec& ic, int64_t senders, double bytes, bool across_nodes) const override;
 
  private:

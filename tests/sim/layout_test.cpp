@@ -104,6 +104,7 @@ class FixedTimer : public StageTimer {
     return p;
   }
   double allreduce_s(const InterconnectSpec&, int64_t, double) const override { return 0; }
+  double group_allreduce_s(const InterconnectSpec&, int64_t, int64_t, double) const override { return 0; }
   double p2p_s(const InterconnectSpec&, int64_t, double, bool) const override { return 0; }
 };
 

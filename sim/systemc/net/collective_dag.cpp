@@ -18,15 +18,23 @@ struct Step {
 
 struct Shape {
   int64_t p = 1, g = 1, x = 1, y = 1;
+  int64_t stride = 1;  // groups of learners with the same i mod stride (see build_collective_dag)
 };
 
 // The learner `off` places along `group` from i (off = +1: whom i sends to; -1: who sends to i).
 int64_t peer(const Shape& s, int64_t i, const Step& st, int64_t off) {
   switch (st.group) {
-    case Group::All: return ((i + off) % s.p + s.p) % s.p;
+    case Group::All: {
+      const int64_t n = s.p / s.stride;
+      return (((i / s.stride + off) % n + n) % n) * s.stride + i % s.stride;
+    }
     case Group::X: return (i / s.x) * s.x + ((i % s.x + off) % s.x + s.x) % s.x;
     case Group::Y: return (((i / s.x + off) % s.y + s.y) % s.y) * s.x + i % s.x;
-    case Group::InNode: return (i / s.g) * s.g + ((i % s.g + off) % s.g + s.g) % s.g;
+    case Group::InNode: {
+      const int64_t slot = i % s.g, members = s.g / s.stride;
+      const int64_t j = ((slot / s.stride + off) % members + members) % members;
+      return (i / s.g) * s.g + j * s.stride + slot % s.stride;
+    }
     case Group::Across: {
       const int64_t nodes = s.p / s.g;
       return (((i / s.g + off) % nodes + nodes) % nodes) * s.g + i % s.g;
@@ -110,18 +118,23 @@ bool symmetric_allowed(const InterconnectSpec& ic) {
   return false;
 }
 
-CollectiveDag build_collective_dag(const InterconnectSpec& ic, const NetTopology& topo, double bytes, bool symmetric) {
+CollectiveDag build_collective_dag(const InterconnectSpec& ic, const NetTopology& topo, double bytes, bool symmetric,
+                                   int64_t stride) {
   const int64_t p = topo.learners();
-  if (p <= 1) return CollectiveDag{{}, {}, {0}, {}, p};
+  if (stride < 1 || p % stride != 0 || (topo.kind() == Topology::Hierarchical && topo.devices_per_node() % stride != 0))
+    throw std::invalid_argument("collective groups: the stride must divide the learners and a node's devices");
+  if (stride > 1 && ic.collective != Collective::Ring && ic.collective != Collective::Hierarchical)
+    throw std::invalid_argument("collective groups: ring and hierarchical collectives only");
+  if (p / stride <= 1) return CollectiveDag{{}, {}, {0}, {}, p};
   int64_t chunks = ic.chunks;
   if (ic.collective == Collective::DoubleBinaryTree) return tree_dag(p, bytes, chunks);
   const bool ring_like = topo.kind() == Topology::Ring || topo.kind() == Topology::Torus2d;
   int64_t dirs = ring_like ? ic.links_per_chip : 1;
-  Shape sh{p, topo.devices_per_node(), topo.torus().x, topo.torus().y};
+  Shape sh{p, topo.devices_per_node(), topo.torus().x, topo.torus().y, stride};
   std::vector<Step> steps;
-  const double pd = static_cast<double>(p);
+  const double pd = static_cast<double>(p / stride);
   switch (ic.collective) {
-    case Collective::Ring: add_ring_phase(steps, Group::All, 2 * (p - 1), bytes / pd); break;
+    case Collective::Ring: add_ring_phase(steps, Group::All, 2 * (p / stride - 1), bytes / pd); break;
     case Collective::HalvingDoubling: {
       chunks = 1, dirs = 1;
       for (int64_t m = p / 2, b = 2; m >= 1; m /= 2, b *= 2) steps.push_back(Step{Group::Xor, m, bytes / b, false});
@@ -137,10 +150,11 @@ CollectiveDag build_collective_dag(const InterconnectSpec& ic, const NetTopology
       break;
     }
     case Collective::Hierarchical: {
-      const double gd = static_cast<double>(sh.g);
-      add_ring_phase(steps, Group::InNode, sh.g - 1, bytes / gd);
+      const int64_t members = sh.g / stride;
+      const double gd = static_cast<double>(members);
+      add_ring_phase(steps, Group::InNode, members - 1, bytes / gd);
       add_ring_phase(steps, Group::Across, 2 * (p / sh.g - 1), bytes / pd);
-      add_ring_phase(steps, Group::InNode, sh.g - 1, bytes / gd);
+      add_ring_phase(steps, Group::InNode, members - 1, bytes / gd);
       break;
     }
     case Collective::DoubleBinaryTree: break;

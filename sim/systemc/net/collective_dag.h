@@ -57,6 +57,12 @@ bool symmetric_allowed(const InterconnectSpec& ic);
 CollectiveDag point_to_point_dag(int64_t senders, double bytes);
 
 // `symmetric` is honoured only where symmetric_allowed(); throws std::invalid_argument on a bad P.
-CollectiveDag build_collective_dag(const InterconnectSpec& ic, const NetTopology& topo, double bytes, bool symmetric);
+// `stride` > 1: `stride` all-reduces at once, one per group of the learners i with the same
+// i mod stride (the data-parallel groups beside tensor parallelism: each node holds
+// devices_per_node / stride members of every group); ring and hierarchical collectives only.
+// Each group's steps are its own collective's (P / stride members; in node g / stride), and the
+// groups share whatever links their routes share.
+CollectiveDag build_collective_dag(const InterconnectSpec& ic, const NetTopology& topo, double bytes, bool symmetric,
+                                   int64_t stride = 1);
 
 }  // namespace kp

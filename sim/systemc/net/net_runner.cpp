@@ -23,7 +23,7 @@ struct NetDriver : sc_core::sc_module {
       const NetTopology topo(j.ic, j.learners);
       const bool sym = !j.point_to_point && j.symmetric && symmetric_allowed(j.ic);
       const CollectiveDag dag = j.point_to_point ? point_to_point_dag(j.learners / 2, j.bytes)
-                                                 : build_collective_dag(j.ic, topo, j.bytes, sym);
+                                                 : build_collective_dag(j.ic, topo, j.bytes, sym, j.stride);
       results.push_back(engine.run(topo, dag, sym, m_spans ? &(*m_spans)[i] : nullptr));
     }
   }

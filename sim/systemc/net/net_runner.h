@@ -22,6 +22,8 @@ struct NetJob {
   // Instead of an all-reduce: learners / 2 devices each send `bytes` to device i + learners / 2
   // at once (point_to_point_dag), e.g. one node's devices to the next node's.
   bool point_to_point = false;
+  // learners / stride-member all-reduces at once (build_collective_dag's groups): 1 = one.
+  int64_t stride = 1;
 };
 
 // `spans`, when given, receives each job's link busy intervals (NetEngine::run), one vector per job.
