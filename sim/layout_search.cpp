@@ -5,8 +5,9 @@
 
 namespace kp {
 
-LayoutModel::LayoutModel(std::shared_ptr<const LayoutUpdate> update, LayoutChoice choice)
-    : m_update(std::move(update)), m_choice(choice) {}
+LayoutModel::LayoutModel(std::shared_ptr<const LayoutUpdate> update, LayoutChoice choice,
+                         std::shared_ptr<const LayoutUpdate> final)
+    : m_update(std::move(update)), m_final(std::move(final)), m_choice(choice) {}
 
 UpdateResult LayoutModel::result_of(const LayoutResult& r) const {
   UpdateResult u = r.update;
@@ -37,7 +38,7 @@ UpdateResult LayoutModel::simulate(int64_t batch, int64_t learners, std::vector<
     }
     const Layout l = layout_for_chips(m_choice.fixed, learners);
     ++m_evaluated;
-    return result_of(m_update->simulate(batch, l));
+    return result_of((m_final ? m_final : m_update)->simulate(batch, l));
   }
   bool have = false, have_fit = false;
   LayoutResult best;
@@ -69,6 +70,11 @@ UpdateResult LayoutModel::simulate(int64_t batch, int64_t learners, std::vector<
     UpdateResult none;
     none.fits = false;
     return none;
+  }
+  if (m_final) {
+    Layout l = best.layout;
+    l.micro_batch = best.micro_batch;
+    return result_of(m_final->simulate(batch, l));
   }
   return result_of(best);
 }

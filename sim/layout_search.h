@@ -16,8 +16,11 @@ namespace kp {
 
 class LayoutModel : public UpdateModel {
  public:
-  LayoutModel(std::shared_ptr<const LayoutUpdate> update, LayoutChoice choice);
-  const char* fidelity() const override { return m_update->fidelity(); }
+  // `final`, when given (SystemC), times the layout the search found with `update` (the twin):
+  // searching thousands of layouts in SystemC would run each stage's chip model thousands of times.
+  LayoutModel(std::shared_ptr<const LayoutUpdate> update, LayoutChoice choice,
+              std::shared_ptr<const LayoutUpdate> final = nullptr);
+  const char* fidelity() const override { return (m_final ? m_final : m_update)->fidelity(); }
   UpdateResult simulate(int64_t batch, int64_t learners, std::vector<LayerRecord>* layers = nullptr) const override;
   // Why the fixed layout cannot run (M, P) ("" when it can, and always "" when searching).
   std::string problem(int64_t batch, int64_t learners) const;
@@ -27,7 +30,7 @@ class LayoutModel : public UpdateModel {
 
  private:
   UpdateResult result_of(const LayoutResult& r) const;
-  std::shared_ptr<const LayoutUpdate> m_update;
+  std::shared_ptr<const LayoutUpdate> m_update, m_final;
   LayoutChoice m_choice;
   mutable int64_t m_evaluated = 0;
 };

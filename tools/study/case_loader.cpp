@@ -51,10 +51,11 @@ std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string&
   if (fidelity != "analytic" && fidelity != "systemc")
     throw ConfigError("--fidelity", "expected analytic or systemc, got \"" + fidelity + "\"");
   if (layout) {
-    std::shared_ptr<const StageTimer> timer;
-    if (fidelity == "analytic") timer = std::make_shared<AnalyticStageTimer>(c.hw, bpe);
-    else timer = std::make_shared<SystemcStageTimer>(c.hw, bpe);
-    return std::make_unique<LayoutModel>(std::make_shared<LayoutUpdate>(c.hw, c.step, bpe, timer), *layout);
+    auto twin = std::make_shared<LayoutUpdate>(c.hw, c.step, bpe, std::make_shared<AnalyticStageTimer>(c.hw, bpe));
+    if (fidelity == "analytic") return std::make_unique<LayoutModel>(twin, *layout);
+    // SystemC: the search runs on the twin, the layout found (or the fixed one) in SystemC.
+    auto sc = std::make_shared<LayoutUpdate>(c.hw, c.step, bpe, std::make_shared<SystemcStageTimer>(c.hw, bpe));
+    return std::make_unique<LayoutModel>(twin, *layout, sc);
   }
   if (fidelity == "analytic") return std::make_unique<AnalyticUpdate>(c.hw, c.step, bpe);
   // Runs the SystemC model in a forked worker per simulate(), so this process never elaborates.
