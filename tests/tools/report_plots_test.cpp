@@ -154,9 +154,11 @@ TEST(ReportSweep, DesignsCsvAndSummaryCarryTheSameNumbers) {
   // 0.01 * 2 / 2 = 0.01 s; total 2 s; energy 200 J; cost 3 * 2 * 2 = 12 USD; SystemC 0.0105 s.
   const std::string row = csv.substr(header.size() + 1, csv.find('\n', header.size() + 1) - header.size() - 1);
   // No knee is an empty cell; power, TDP, area and price are empty where the file models none;
-  // runs per MWh = 3.6e9 J / 200 J, runs per k$ = 1000 / 12.
+  // runs per MWh = 3.6e9 J / 200 J, runs per k$ = 1000 / 12; perf/W = 200 steps x 64 samples /
+  // 200 J = 64 samples/J, perf/$ = 12800 / 12 USD; on the time-cost-energy front (the other design
+  // takes 4 s, 400 J, 8 USD: cheaper, so neither beats the other).
   EXPECT_EQ(row, "1,chip [bandwidth=100 GB/s],net,hw.yaml,100 GB/s,1,1,1,64,2,200,0.01,2,200,12,,0,0,0,analytic,0.0105,"
-                 "0.05,0,,,,18000000,83.3333333");
+                 "0.05,0,,,,18000000,83.3333333,64,1066.66667,1");
   const std::string json = summary_json(r);
   EXPECT_NE(json.find("\"interconnect.link.bandwidth\":\"100 GB/s\""), std::string::npos);
   EXPECT_NE(json.find("\"pareto\":true"), std::string::npos);
@@ -166,7 +168,7 @@ TEST(ReportSweep, DesignsCsvAndSummaryCarryTheSameNumbers) {
   EXPECT_NE(points.find(",0,net,50 GB/s\n"), std::string::npos);
   const std::string md = report_markdown(r);
   EXPECT_LT(md.find("## Answer"), md.find("## Best batch"));
-  EXPECT_NE(md.find("| 1 | chip [bandwidth=100 GB/s] | net | 2 | 2 | 64 | 200 | 12 | none | yes | +5.0% |"),
+  EXPECT_NE(md.find("| 1 | chip [bandwidth=100 GB/s] | net | 2 | 2 | 64 | 200 | 12 | 64 | 1067 | none | yes | yes | +5.0% |"),
             std::string::npos);
 }
 

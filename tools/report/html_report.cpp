@@ -10,6 +10,7 @@
 #include "tools/report/report_select.h"
 #include "tools/report/report_writer.h"
 #include "tools/report/svg_plot.h"
+#include "tools/report/sweep_plots.h"
 
 namespace kp {
 namespace {
@@ -119,6 +120,7 @@ std::string report_html(const StudyResult& r) {
                   html_escape(r.spec.name) + "</title>\n<style>\n" + kStyle + "</style>\n</head>\n<body>\n";
   h += header(r, featured.size());
   h += answer_section(r);
+  h += sweep_section(r);
   h += step_curve_section(r);
   h += breakdown_section(r, featured);
   h += "<section id=\"heatmap\"><h2>Total time over batch and chips</h2>\n<p class=\"muted\">Colour: total "

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tools/report/design_metrics.h"
 #include "tools/report/plot_util.h"
 #include "tools/report/report_select.h"
 #include "tools/report/report_writer.h"
@@ -103,10 +104,14 @@ std::string ranked_table(const StudyResult& r, size_t max_rows) {
   for (const std::string& k : keys) h += "<th title=\"" + html_escape(k) + "\">" + html_escape(k.substr(k.find_last_of('.') + 1)) + "</th>";
   if (several) h += "<th>workload</th>";
   h += "<th>total time (s)</th><th>chips P (chips)</th><th>batch M (samples)</th><th>energy (J)</th>"
-       "<th>cost (USD)</th><th>knee (chips)</th><th>Pareto-optimal</th>";
+       "<th>cost (USD)</th><th>perf/W (samples/J)</th><th>perf/$ (samples/USD)</th><th>knee (chips)</th>"
+       "<th title=\"over the study's objectives\">Pareto-optimal</th>"
+       "<th title=\"not beaten on time, cost and energy together\">Pareto time, cost, energy</th>";
   if (verify) h += "<th>SystemC T_update vs analytic</th>";
   h += "<th>price (USD per chip-hour)</th></tr>\n";
   const std::vector<size_t> order = ranked_designs(r);
+  const std::vector<bool> front3 = pareto_time_cost_energy(r);
+  const auto per = [](double v) { return v > 0 ? fmt("%.4g", v) : std::string("-"); };
   for (size_t k = 0; k < order.size() && k < max_rows; ++k) {
     const SystemResult& s = r.systems[order[k]];
     const TimePoint& b = reported_point(s);
@@ -120,9 +125,9 @@ std::string ranked_table(const StudyResult& r, size_t max_rows) {
     }
     if (several) h += td(r.workloads[s.workload].name);
     h += tdn(fmt("%.4g", b.t_total_s)) + tdn(std::to_string(b.learners)) + tdn(std::to_string(b.batch)) +
-         tdn(fmt("%.4g", b.energy_j)) + tdn(usd_text(b.cost_usd)) +
-         tdn(s.prediction.knee_learners ? std::to_string(s.prediction.knee_learners) : "none") +
-         td(!s.feasible ? "infeasible" : s.pareto ? "yes" : "no");
+         tdn(fmt("%.4g", b.energy_j)) + tdn(usd_text(b.cost_usd)) + tdn(per(samples_per_joule(b))) +
+         tdn(per(samples_per_usd(b))) + tdn(s.prediction.knee_learners ? std::to_string(s.prediction.knee_learners) : "none") +
+         td(!s.feasible ? "infeasible" : s.pareto ? "yes" : "no") + td(!s.feasible ? "-" : front3[order[k]] ? "yes" : "no");
     if (verify) h += tdn(verify_cell(s));
     h += tdn(fmt("%.3g", s.cost_per_chip_hour_usd)) + "</tr>\n";
   }
