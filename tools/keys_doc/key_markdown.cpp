@@ -94,9 +94,10 @@ std::string KeyMarkdown::render() const {
     if (!m_sections.count(kPlainSections[i])) continue;
     out += std::string("\n## ") + titles[i] + "\n\n" + table(kPlainSections[i]);
     if (i != 1) continue;
-    out += "\n## Network layers (`network.layers[]`)\n\n"
-           "Each entry is a layer (`kind:` and its keys) or a `repeat:` block. `name` and `inputs` are\n"
-           "read for every kind.\n";
+    out += "\n## Network layers (`network[]`)\n\n"
+           "Each entry of `network:` (and of a residual's `body:` and `shortcut:`, a repeat's `layers:`)\n"
+           "is a layer, `kind:` and its keys, or a `repeat:` block. `name` and `inputs` are read for every\n"
+           "kind.\n";
     for (const auto& entry : layer_registry().entries()) {
       const std::string section = "layer " + entry.kind;
       if (!m_sections.count(section)) continue;
