@@ -113,9 +113,12 @@ std::string report_dir(const std::string& study) {
 std::string quickstart_dir() { return report_dir("quickstart"); }
 
 // Appended to a page: lists every pair of <text> boxes of one plot that overlap by more than a
-// pixel each way, and every text that leaves its plot, between markers in the dumped DOM.
+// pixel each way, every text that leaves its plot, and a page wider than its 1280 px window (a
+// table that does not fit), between markers in the dumped DOM.
 const char* kOverlapScan = R"(<script>
 const out = [];
+if (document.documentElement.scrollWidth > window.innerWidth + 1)
+  out.push('the page is ' + document.documentElement.scrollWidth + ' px wide in a ' + window.innerWidth + ' px window');
 document.querySelectorAll('svg').forEach((svg, n) => {
   const frame = svg.getBoundingClientRect();
   const texts = [...svg.querySelectorAll('text')].map(t => ({b: t.getBoundingClientRect(), s: t.textContent}));
@@ -140,7 +143,7 @@ std::string overlaps(const std::string& html, const std::string& dir) {
   std::string page = html;
   page.insert(page.rfind("</body>"), kOverlapScan);
   std::ofstream(dir + "/scan.html") << page;
-  const BrowserRun r = run_chromium("--dump-dom file://" + dir + "/scan.html");
+  const BrowserRun r = run_chromium("--window-size=1280,1000 --dump-dom file://" + dir + "/scan.html");
   EXPECT_TRUE(r.ok) << r.err;
   // The script's own text holds the end marker too, with "\\n" where the output has a line break.
   const size_t begin = r.out.find("KP-OVERLAPS-BEGIN\n"), end = r.out.find("KP-OVERLAPS-END", begin);
@@ -164,18 +167,19 @@ TEST(ChromiumRender, ConsoleScanCatchesAPageError) {
   EXPECT_NE(console_lines(r.err).find("kp-probe"), std::string::npos) << r.err;
 }
 
-TEST(ChromiumRender, OverlapScanCatchesOverlappingAndEscapingLabels) {
+TEST(ChromiumRender, OverlapScanCatchesOverlappingAndEscapingLabelsAndWidePages) {
   REQUIRE_CHROMIUM();
   const std::string found =
       overlaps("<!DOCTYPE html><html><body><svg width=\"200\" height=\"100\"><text x=\"10\" y=\"20\">first label</text>"
                "<text x=\"14\" y=\"22\">second label</text><text x=\"150\" y=\"50\">runs off the edge</text></svg>"
-               "</body></html>", fresh_dir("render-overlap"));
+               "<div style=\"width:3000px\">a table too wide</div></body></html>", fresh_dir("render-overlap"));
   EXPECT_NE(found.find("\"first label\" overlaps \"second label\""), std::string::npos) << found;
   EXPECT_NE(found.find("\"runs off the edge\" leaves the plot"), std::string::npos) << found;
+  EXPECT_NE(found.find("the page is 30"), std::string::npos) << found;
 }
 
 // The quick start and a sweep over four keys (the design-space plots and the sweep heat map).
-TEST(ChromiumRender, NoLabelOverlapsAnotherOrLeavesItsPlot) {
+TEST(ChromiumRender, NoLabelOverlapsAnotherOrLeavesItsPlotAndThePageFits) {
   REQUIRE_CHROMIUM();
   for (const char* study : {"quickstart", "tpu_v3_design_space", "tpu_v3_array_area"}) {
     SCOPED_TRACE(study);

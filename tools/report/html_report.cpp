@@ -26,7 +26,7 @@ svg.plot{font-size:11px;background:#fafafa;border:1px solid #e4e4e4}
 svg.plot .grid{stroke:#e8e8e8;stroke-width:1}svg.plot .axis-label{font-size:12px}
 svg.plot .plot-title{font-size:13px;font-weight:600}
 .key{margin:4px 0 8px}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 14px;vertical-align:-1px}
-h3{margin:18px 0 6px;font-size:1.05em}
+h3{margin:18px 0 6px;font-size:1.05em}div.wide{overflow-x:auto}table.dense{font-size:.85em}table.dense th,table.dense td{padding:3px 5px}
 )";
 
 // The P values shown in the breakdown plots: the smallest, the knee (or the middle) and the largest.

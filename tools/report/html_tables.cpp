@@ -99,14 +99,16 @@ std::string ranked_table(const StudyResult& r, size_t max_rows) {
     for (const Override& o : s.overrides)
       if (std::find(keys.begin(), keys.end(), o.key) == keys.end()) keys.push_back(o.key);
   const bool several = r.workloads.size() > 1, verify = any_verify(r);
-  std::string h = "<section id=\"ranking\"><h2>All designs ranked</h2>\n<table><tr><th>rank</th><th>" +
+  // Smaller type, and a scroll box rather than a page wider than the window when a study sweeps many keys.
+  std::string h = "<section id=\"ranking\"><h2>All designs ranked</h2>\n<div class=\"wide\"><table class=\"dense\"><tr>"
+                  "<th>rank</th><th>" +
                   std::string(keys.empty() ? "design" : "hardware") + "</th>";
   for (const std::string& k : keys) h += "<th title=\"" + html_escape(k) + "\">" + html_escape(k.substr(k.find_last_of('.') + 1)) + "</th>";
   if (several) h += "<th>workload</th>";
   h += "<th>total time (s)</th><th>chips P (chips)</th><th>batch M (samples)</th><th>energy (J)</th>"
        "<th>cost (USD)</th><th>perf/W (samples/J)</th><th>perf/$ (samples/USD)</th><th>knee (chips)</th>"
-       "<th title=\"over the study's objectives\">Pareto-optimal</th>"
-       "<th title=\"not beaten on time, cost and energy together\">Pareto time, cost, energy</th>";
+       "<th title=\"over the study's objectives / not beaten on time, cost and energy together\">Pareto: "
+       "objectives / time, cost, energy</th>";
   if (verify) h += "<th>SystemC T_update vs analytic</th>";
   h += "<th>price (USD per chip-hour)</th></tr>\n";
   const std::vector<size_t> order = ranked_designs(r);
@@ -127,11 +129,13 @@ std::string ranked_table(const StudyResult& r, size_t max_rows) {
     h += tdn(fmt("%.4g", b.t_total_s)) + tdn(std::to_string(b.learners)) + tdn(std::to_string(b.batch)) +
          tdn(fmt("%.4g", b.energy_j)) + tdn(usd_text(b.cost_usd)) + tdn(per(samples_per_joule(b))) +
          tdn(per(samples_per_usd(b))) + tdn(s.prediction.knee_learners ? std::to_string(s.prediction.knee_learners) : "none") +
-         td(!s.feasible ? "infeasible" : s.pareto ? "yes" : "no") + td(!s.feasible ? "-" : front3[order[k]] ? "yes" : "no");
-    if (verify) h += tdn(verify_cell(s));
+         td(!s.feasible ? "infeasible" : std::string(s.pareto ? "yes" : "no") + " / " + (front3[order[k]] ? "yes" : "no"));
+    if (verify) h += tdn(s.verify.done ? fmt("%+.1f%%", 100 * s.verify.t_update_rel_diff) : "");
     h += tdn(fmt("%.3g", s.cost_per_chip_hour_usd)) + "</tr>\n";
   }
-  h += "</table>\n";
+  h += "</table></div>\n<p class=\"muted\">perf/W and perf/$: training samples processed per joule and per dollar "
+       "at the design's best point (the hardware's efficiency at that batch). A larger batch needs more samples to reach "
+       "the target, so compare energy and cost for the run itself.</p>\n";
   if (order.size() > max_rows)
     h += "<p class=\"muted\">The first " + std::to_string(max_rows) + " of " + std::to_string(order.size()) +
          " designs; all of them are in designs.csv.</p>\n";
