@@ -96,6 +96,15 @@ TEST(SweepPlots, EachValueShowsItsBestDesignAndTheLowestIsLabelled) {
   EXPECT_EQ(count(html, "<svg"), 2 * 3 + 1u);  // two keys, three objectives, one heat map
   EXPECT_NE(html.find("chip.compute.array.rows against chip.memory.sram.capacity"), std::string::npos);
   EXPECT_NE(html.find("chip on net"), std::string::npos);  // the key names hardware and workload
+  // The best design (rank 1) is (128, 16 MiB): the largest rows, the smallest capacity.
+  EXPECT_NE(html.find("Best by time at rows = 128, the largest feasible value."), std::string::npos);
+  EXPECT_NE(html.find("Best by time at capacity = 16 MiB, below the largest feasible value (32 MiB)."), std::string::npos);
+}
+
+TEST(SweepPlots, TheOptimumOfEveryKeyIsStatedOnce) {
+  EXPECT_EQ(sweep_optimum_text(grid_study()),
+            "Best by time at rows = 128, the largest feasible value. Best by time at capacity = 16 MiB, below the "
+            "largest feasible value (32 MiB). ");
 }
 
 TEST(SweepPlots, HeatMapHasOneCellPerValuePairAndRingsTheBest) {

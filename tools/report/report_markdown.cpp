@@ -7,6 +7,7 @@
 #include "tools/report/plot_util.h"
 #include "tools/report/report_select.h"
 #include "tools/report/report_writer.h"
+#include "tools/report/sweep_plots.h"
 
 namespace kp {
 namespace {
@@ -47,6 +48,8 @@ std::string report_markdown(const StudyResult& r) {
           ". At the best point: " + power_text(s, b) +
           (silicon_text(s).empty() ? "" : "; " + silicon_text(s)) + ".\n";
   }
+  const std::string optimum = sweep_optimum_text(r);
+  if (!optimum.empty()) md += "\nSwept keys: " + optimum.substr(0, optimum.size() - 1) + "\n";
   md += "\n## Best batch per chip count\n";
   for (size_t i : featured_designs(r)) {
     const SystemResult& s = r.systems[i];

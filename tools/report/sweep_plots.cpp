@@ -90,7 +90,36 @@ std::vector<double> edges_of(const std::vector<double>& v, bool log) {
   return e;
 }
 
+// Where the best design of each workload sits on the axis, against the largest feasible value:
+// an optimum inside the range is a trade-off the plots below show.
+std::string optimum_text(const StudyResult& r, const SweptAxis& a) {
+  std::string out;
+  for (size_t w = 0; w < r.workloads.size(); ++w) {
+    double best = kNaN, largest = kNaN;
+    for (const SystemResult& s : r.systems) {
+      const double v = a.values[at(r, s)];
+      if (s.workload != w || !s.feasible || std::isnan(v)) continue;
+      if (s.rank == 1) best = v;
+      if (std::isnan(largest) || v > largest) largest = v;
+    }
+    if (std::isnan(best)) continue;
+    const std::string unit = a.unit.empty() ? "" : " " + a.unit;
+    out += (r.workloads.size() > 1 ? r.workloads[w].name + ": best" : std::string("Best")) + " by " +
+           objective_name(r.spec.objectives.front()) + " at " + short_key(a.key) + " = " + tick_text(best) + unit +
+           (best < largest ? ", below the largest feasible value (" + tick_text(largest) + unit + "). "
+                           : ", the largest feasible value. ");
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string sweep_optimum_text(const StudyResult& r) {
+  std::string out;
+  for (const SweptAxis& a : swept_axes(r))
+    if (a.numeric) out += optimum_text(r, a);
+  return out;
+}
 
 std::vector<SweptAxis> swept_axes(const StudyResult& r) {
   std::vector<SweptAxis> axes;
@@ -227,7 +256,7 @@ std::string sweep_section(const StudyResult& r) {
       names += std::string(names.empty() ? "" : ", ") + a.key;
       continue;
     }
-    h += "<h3>" + html_escape(a.key) + "</h3><div class=\"plots\">";
+    h += "<h3>" + html_escape(a.key) + "</h3><p class=\"muted\">" + html_escape(optimum_text(r, a)) + "</p><div class=\"plots\">";
     for (const std::string& svg : plot_objectives_against(r, a)) h += svg;
     h += "</div>\n";
   }

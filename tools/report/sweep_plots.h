@@ -28,6 +28,11 @@ std::vector<std::string> plot_objectives_against(const StudyResult& r, const Swe
 // Heat map of the first objective of the best design per (a, b) value pair, one per workload.
 std::string plot_sweep_heatmap(const StudyResult& r, size_t workload, const SweptAxis& a, const SweptAxis& b);
 
+// One sentence per numeric swept key and workload: the value of the best design and whether it is
+// the largest feasible one ("Best by cost at rows = 192, below the largest feasible value (224)."),
+// "" without sweeps.
+std::string sweep_optimum_text(const StudyResult& r);
+
 // The HTML section: the plots above for every numeric axis and, for the first two axes whose
 // values vary independently (not zipped), the heat map; "" for a study without sweeps.
 std::string sweep_section(const StudyResult& r);
