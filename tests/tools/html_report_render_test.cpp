@@ -5,8 +5,8 @@
 // four dots; the axes-only control paints none). The quick start and two sweep reports
 // (tpu_v3_design_space, tpu_v3_array_area) open with the answer, and a script measures every
 // label's box: no two overlap, none leaves its plot, the page is no wider than its window.
-// Negative controls prove that the console scan, the mark count and the label scan can fail. Skipped, with the reason, only if Chromium is absent
-// (tools/test.sh installs it, so CI runs it).
+// Negative controls prove that the console scan, the mark count and the label scan can fail.
+// Skipped, with the reason, only if Chromium is absent (tools/test.sh installs it, so CI runs it).
 #include <gtest/gtest.h>
 
 #include <stdlib.h>
