@@ -70,7 +70,7 @@ std::string answer_section(const StudyResult& r) {
            html_escape(human_joules(b.energy_j)) + ", $" + usd_text(b.cost_usd) + ".</p>\n";
     }
     h += "<table><tr><th>hardware (best design)</th><th>best batch M (samples)</th><th>chips P (chips)</th>"
-         "<th>total time</th><th>total time (s)</th><th>energy</th><th>cost (USD)</th><th>knee (" +
+         "<th>total time</th><th>total time (s)</th><th>energy (J)</th><th>cost (USD)</th><th>knee (" +
          fmt("%.0f", 100 * r.spec.knee_threshold) + "% rule)</th><th>B_crit (samples)</th><th>Pareto-optimal</th>" +
          (verify ? "<th>SystemC check: T_update vs analytic</th>" : "") + "</tr>\n";
     for (size_t i : featured) {
@@ -80,7 +80,7 @@ std::string answer_section(const StudyResult& r) {
       const double b_crit = s.prediction.b_crit > 0 ? s.prediction.b_crit : wl.law.b_crit();
       h += std::string(s.rank == 1 ? "<tr class=\"top\">" : "<tr>") + td_name(s.name, s.file) + tdn(std::to_string(b.batch)) +
            tdn(std::to_string(b.learners)) + tdn(human_seconds(b.t_total_s)) + tdn(fmt("%.4g", b.t_total_s)) +
-           tdn(human_joules(b.energy_j)) + tdn(usd_text(b.cost_usd)) + td(knee_cell(s)) + tdn(fmt("%.4g", b_crit)) +
+           tdn(fmt("%.4g", b.energy_j)) + tdn(usd_text(b.cost_usd)) + td(knee_cell(s)) + tdn(fmt("%.4g", b_crit)) +
            td(!s.feasible ? "infeasible" : s.pareto ? "yes" : "no") + (verify ? tdn(verify_cell(s)) : "") + "</tr>\n";
     }
     h += "</table>\n";
