@@ -71,6 +71,38 @@ TEST(DesignMetrics, TimeCostEnergyFrontKeepsTheUnbeatenFeasibleDesigns) {
   EXPECT_EQ(pareto_time_cost_energy(r), (std::vector<bool>{true, true, false, false}));
 }
 
+// The O(n log n) front against the definition (no worse on all three, better on one), on designs
+// drawn from a few values so that ties of every kind occur; identical designs are both kept.
+TEST(DesignMetrics, TimeCostEnergyFrontMatchesTheDefinitionWithTies) {
+  StudyResult r;
+  r.workloads.resize(2);
+  uint64_t x = 12345;
+  const auto next = [&x] { return (x = x * 6364136223846793005ull + 1442695040888963407ull) >> 61; };  // 0..7
+  for (size_t i = 0; i < 300; ++i) {
+    r.systems.push_back(design(i, 1.0 + static_cast<double>(next()), 1.0 + static_cast<double>(next()),
+                               1.0 + static_cast<double>(next()), {}));
+    r.systems.back().workload = i % 2;
+    r.systems.back().feasible = next() != 0;
+  }
+  const std::vector<bool> fast = pareto_time_cost_energy(r);
+  size_t on_front = 0;
+  for (size_t i = 0; i < r.systems.size(); ++i) {
+    const TimePoint& a = r.systems[i].chosen;
+    bool dominated = false;
+    for (size_t j = 0; j < r.systems.size(); ++j) {
+      const TimePoint& b = r.systems[j].chosen;
+      if (j == i || !r.systems[j].feasible || r.systems[j].workload != r.systems[i].workload) continue;
+      dominated = dominated || (b.t_total_s <= a.t_total_s && b.cost_usd <= a.cost_usd && b.energy_j <= a.energy_j &&
+                                (b.t_total_s < a.t_total_s || b.cost_usd < a.cost_usd || b.energy_j < a.energy_j));
+    }
+    EXPECT_EQ(fast[i], r.systems[i].feasible && !dominated) << "design " << i;
+    on_front += fast[i];
+  }
+  EXPECT_GT(on_front, 2u);  // the case is not trivial
+  r.systems = {design(0, 1, 1, 1, {}), design(1, 1, 1, 1, {})};
+  EXPECT_EQ(pareto_time_cost_energy(r), (std::vector<bool>{true, true}));  // identical: neither beats the other
+}
+
 TEST(SweepPlots, SweptValuesAreNumbersWithTheirCommonUnit) {
   StudyResult r = grid_study();
   r.systems[0].overrides.push_back({"chip.compute.array.dataflow", "os"});

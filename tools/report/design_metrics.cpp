@@ -1,6 +1,9 @@
 #include "tools/report/design_metrics.h"
 
+#include <array>
 #include <cmath>
+#include <iterator>
+#include <map>
 
 #include "tools/report/report_select.h"
 
@@ -19,22 +22,29 @@ double samples_per_usd(const TimePoint& p) {
   return p.cost_usd > 0 && std::isfinite(p.cost_usd) ? training_samples(p) / p.cost_usd : 0.0;
 }
 
+// O(n log n), since a study may hold millions of designs: the distinct (time, cost, energy) triples
+// in lexicographic order, so that any triple that dominates another comes before it, and a
+// staircase of the undominated ones so far (cost ascending, energy strictly descending) that gives
+// the least energy at a cost no higher. Identical designs share a triple and its flag.
 std::vector<bool> pareto_time_cost_energy(const StudyResult& r) {
   std::vector<bool> flags(r.systems.size(), false);
-  for (size_t i = 0; i < r.systems.size(); ++i) {
-    const SystemResult& a = r.systems[i];
-    if (!a.feasible) continue;
-    const TimePoint& pa = reported_point(a);
-    bool dominated = false;
-    for (size_t j = 0; j < r.systems.size() && !dominated; ++j) {
-      const SystemResult& b = r.systems[j];
-      if (j == i || !b.feasible || b.workload != a.workload) continue;
-      const TimePoint& pb = reported_point(b);
-      const bool no_worse = pb.t_total_s <= pa.t_total_s && pb.cost_usd <= pa.cost_usd && pb.energy_j <= pa.energy_j;
-      const bool better = pb.t_total_s < pa.t_total_s || pb.cost_usd < pa.cost_usd || pb.energy_j < pa.energy_j;
-      dominated = no_worse && better;
+  using Triple = std::array<double, 3>;
+  for (size_t w = 0; w < r.workloads.size(); ++w) {
+    std::map<Triple, std::vector<size_t>> by_triple;
+    for (size_t i = 0; i < r.systems.size(); ++i) {
+      const SystemResult& s = r.systems[i];
+      if (s.workload != w || !s.feasible) continue;
+      const TimePoint& p = reported_point(s);
+      by_triple[{p.t_total_s, p.cost_usd, p.energy_j}].push_back(i);
     }
-    flags[i] = !dominated;
+    std::map<double, double> stairs;  // cost -> least energy at that cost or below
+    for (const auto& [t, members] : by_triple) {
+      auto at = stairs.upper_bound(t[1]);
+      if (at != stairs.begin() && std::prev(at)->second <= t[2]) continue;  // an earlier triple is no worse
+      for (size_t i : members) flags[i] = true;
+      stairs[t[1]] = t[2];
+      for (at = stairs.upper_bound(t[1]); at != stairs.end() && at->second >= t[2];) at = stairs.erase(at);
+    }
   }
   return flags;
 }
