@@ -17,7 +17,8 @@ class KeyMarkdown {
  public:
   // `meanings_path`: a YAML map of section (hardware, workload, study, layer) to key -> meaning, or
   // key -> {meaning, default, range} where the parser's default or bound depends on other keys
-  // (`d_ff: 4 x d_model`) and the gathered values would mislead.
+  // (`d_ff: 4 x d_model`): the gathered values would mislead, and would change with the shipped
+  // files (a new file with another d_model would make docs/keys.md stale).
   KeyMarkdown(const KeySections& sections, const std::string& meanings_path);
   std::vector<std::string> problems() const;
   std::string render() const;
