@@ -68,14 +68,18 @@ void gather(KeyReference& keys, const fs::path& root) {
         std::cerr << "kp_keys_doc: " << file << " does not load: " << e.what() << "\n";
       }
     }
-  // One probe per layer kind, so that a kind no shipped network uses is listed with its keys.
-  for (const auto& entry : layer_registry().entries()) {
-    const ConfigDoc doc = ConfigDoc::parse("network:\n  - kind: " + entry.kind + "\n", "probe " + entry.kind);
-    keys.begin("workload", doc);
-    ConfigMap top(doc, doc.root());
-    parse_layers(top, "network");
-    keys.end();
-  }
+  // Probes of every layer kind, so that a kind no shipped network uses is listed with its keys: one
+  // bare, and one per key that a kind reads only when it is there (each form of padding, the other
+  // target shape, a shortcut). A kind that does not read the key reports it unknown: no row.
+  for (const auto& entry : layer_registry().entries())
+    for (const char* extra : {"", "padding: same", "padding: 1", "to: {sequence: 1, features: 1}", "shortcut: []"}) {
+      const ConfigDoc doc = ConfigDoc::parse("network:\n  - kind: " + entry.kind + "\n    " + extra + "\n",
+                                             "probe " + entry.kind + " " + extra);
+      keys.begin("workload", doc);
+      ConfigMap top(doc, doc.root());
+      parse_layers(top, "network");
+      keys.end();
+    }
   // Branches no shipped file takes: a hardware `runtime:` section, a study's list of workloads and
   // its grids as lists.
   ConfigDoc hw = ConfigDoc::load((root / "hw_configs/h100_cluster.yaml").string());
