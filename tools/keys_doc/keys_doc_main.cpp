@@ -80,11 +80,14 @@ void gather(KeyReference& keys, const fs::path& root) {
       parse_layers(top, "network");
       keys.end();
     }
-  // Branches no shipped file takes: a hardware `runtime:` section, a study's list of workloads and
-  // its grids as lists.
+  // Branches no shipped file takes: a hardware `runtime:` section, a transformer's classify head, a
+  // study's list of workloads and its grids as lists.
   ConfigDoc hw = ConfigDoc::load((root / "hw_configs/h100_cluster.yaml").string());
   hw.apply_override("runtime={}");
   read(keys, "hardware", hw);
+  ConfigDoc bert = ConfigDoc::load((root / "workloads/bert_base_squad.yaml").string());
+  bert.apply_override("transformer.head=classify");
+  read(keys, "workload", bert);
   read(keys, "study", ConfigDoc::parse("name: probe\nworkloads: [w.yaml]\nhardware: [h.yaml]\nbatches: [1]\n"
                                        "learners: [1]\n", "probe study"));
 }
