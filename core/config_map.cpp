@@ -4,13 +4,22 @@
 #include <cstdio>
 
 namespace kp {
-
 ConfigMap::ConfigMap(const ConfigDoc& doc, const YAML::Node& node, const std::string& prefix)
     : ConfigMap(doc, node, prefix, std::make_shared<std::vector<Diagnostic>>()) {}
 
 ConfigMap::ConfigMap(const ConfigDoc& doc, const YAML::Node& node, std::string prefix,
                      std::shared_ptr<std::vector<Diagnostic>> sink)
     : m_doc(&doc), m_node(node), m_prefix(std::move(prefix)), m_sink(std::move(sink)) {}
+
+void ConfigMap::note(const std::string& key, const std::string& type, const std::string& range,
+                     const std::string& fallback, bool required) const {
+  if (KeyLog* log = key_log()) log->note(KeyUse{m_doc->path(), dotted(key), type, range, fallback, required});
+}
+
+void ConfigMap::describe(const std::string& key, const std::string& type, bool required) {
+  m_used.insert(key);
+  if (key_log()) note(key, type, "", "", required);
+}
 
 std::string ConfigMap::dotted(const std::string& key) const {
   return m_prefix.empty() ? key : m_prefix + "." + key;
@@ -64,6 +73,8 @@ double ConfigMap::checked_quantity(const std::string& key, const YAML::Node& n, 
 
 double ConfigMap::quantity_nonneg_or(const std::string& key, Dim dim, double max_si, double fallback) {
   m_used.insert(key);
+  if (key_log())
+    note(key, quantity_type(dim), "[0, " + format_quantity(max_si, dim) + "]", quantity_text(fallback, dim), false);
   if (!has(key)) return fallback;
   YAML::Node n = scalar(key);
   if (!n.IsDefined()) return fallback;
@@ -71,6 +82,9 @@ double ConfigMap::quantity_nonneg_or(const std::string& key, Dim dim, double max
 }
 
 double ConfigMap::quantity(const std::string& key, Dim dim, double min_si, double max_si) {
+  if (key_log())
+    note(key, quantity_type(dim), "[" + quantity_text(min_si, dim) + ", " + format_quantity(max_si, dim) + "]", "",
+         true);
   YAML::Node n = scalar(key);
   if (!n.IsDefined()) return min_si;
   return checked_quantity(key, n, dim, min_si, max_si, min_si);
@@ -78,10 +92,15 @@ double ConfigMap::quantity(const std::string& key, Dim dim, double min_si, doubl
 
 double ConfigMap::quantity_or(const std::string& key, Dim dim, double min_si, double max_si, double fallback) {
   m_used.insert(key);
+  if (key_log())
+    note(key, quantity_type(dim), "[" + quantity_text(min_si, dim) + ", " + format_quantity(max_si, dim) + "]",
+         fallback > 0 ? format_quantity(fallback, dim) : "none", false);
+  KeyLogPause pause;
   return has(key) ? quantity(key, dim, min_si, max_si) : fallback;
 }
 
 int64_t ConfigMap::integer(const std::string& key, int64_t min_value, int64_t max_value) {
+  if (key_log()) note(key, "integer", int_range(min_value, max_value), "", true);
   YAML::Node n = scalar(key);
   if (!n.IsDefined()) return min_value;
   const std::string& s = n.Scalar();
@@ -97,10 +116,13 @@ int64_t ConfigMap::integer(const std::string& key, int64_t min_value, int64_t ma
 
 int64_t ConfigMap::integer_or(const std::string& key, int64_t min_value, int64_t max_value, int64_t fallback) {
   m_used.insert(key);
+  if (key_log()) note(key, "integer", int_range(min_value, max_value), std::to_string(fallback), false);
+  KeyLogPause pause;
   return has(key) ? integer(key, min_value, max_value) : fallback;
 }
 
 double ConfigMap::number(const std::string& key, double min_value, double max_value) {
+  if (key_log()) note(key, "number", "[" + number_text(min_value) + ", " + number_text(max_value) + "]", "", true);
   YAML::Node n = scalar(key);
   if (!n.IsDefined()) return min_value;
   const std::string& s = n.Scalar();
@@ -123,11 +145,16 @@ double ConfigMap::number(const std::string& key, double min_value, double max_va
 double ConfigMap::number_or(const std::string& key, double min_value, double max_value,
                             double fallback) {
   m_used.insert(key);
+  if (key_log())
+    note(key, "number", "[" + number_text(min_value) + ", " + number_text(max_value) + "]", number_text(fallback),
+         false);
+  KeyLogPause pause;
   return has(key) ? number(key, min_value, max_value) : fallback;
 }
 
 bool ConfigMap::boolean_or(const std::string& key, bool fallback) {
   m_used.insert(key);
+  if (key_log()) note(key, "true or false", "", fallback ? "true" : "false", false);
   if (!has(key)) return fallback;
   YAML::Node n = scalar(key);
   if (!n.IsDefined()) return fallback;
@@ -139,16 +166,20 @@ bool ConfigMap::boolean_or(const std::string& key, bool fallback) {
 }
 
 std::string ConfigMap::text(const std::string& key) {
+  if (key_log()) note(key, "text", "", "", true);
   YAML::Node n = scalar(key);
   return n.IsDefined() ? n.Scalar() : std::string();
 }
 
 std::string ConfigMap::text_or(const std::string& key, const std::string& fallback) {
   m_used.insert(key);
+  if (key_log()) note(key, "text", "", fallback.empty() ? "none" : fallback, false);
+  KeyLogPause pause;
   return has(key) ? text(key) : fallback;
 }
 
 int ConfigMap::choice(const std::string& key, std::initializer_list<const char*> options) {
+  if (key_log()) note(key, "one of " + options_text(options), "", "", true);
   YAML::Node n = scalar(key);
   if (!n.IsDefined()) return 0;
   int i = 0;
@@ -165,11 +196,14 @@ int ConfigMap::choice(const std::string& key, std::initializer_list<const char*>
 int ConfigMap::choice_or(const std::string& key, std::initializer_list<const char*> options,
                          int fallback) {
   m_used.insert(key);
+  if (key_log()) note(key, "one of " + options_text(options), "", options.begin()[fallback], false);
+  KeyLogPause pause;
   return has(key) ? choice(key, options) : fallback;
 }
 
 std::vector<int64_t> ConfigMap::integer_list(const std::string& key, int64_t min_value, int64_t max_value) {
   m_used.insert(key);
+  if (key_log()) note(key, "list of integers", int_range(min_value, max_value), "", true);
   std::vector<int64_t> out;
   if (!has(key)) {
     error(key, "missing required key");
@@ -197,6 +231,7 @@ bool ConfigMap::has_map(const std::string& key) const { return has(key) && m_nod
 
 ConfigMap ConfigMap::map(const std::string& key) {
   m_used.insert(key);
+  if (key_log()) note(key, "map", "", "", false);
   if (!has(key) || !m_node[key].IsMap()) {
     error(key, has(key) ? "expected a map" : "missing required key (a map)");
     ConfigMap stand_in(*m_doc, YAML::Node(YAML::NodeType::Map), dotted(key), m_sink);
@@ -209,6 +244,7 @@ ConfigMap ConfigMap::map(const std::string& key) {
 
 std::vector<ConfigMap> ConfigMap::map_list(const std::string& key) {
   m_used.insert(key);
+  if (key_log()) note(key, "list of maps", "", "", true);
   std::vector<ConfigMap> out;
   if (!has(key) || !m_node[key].IsSequence() || m_node[key].size() == 0) {
     error(key, has(key) ? "expected a non-empty list of maps" : "missing required key (a list)");

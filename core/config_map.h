@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/config_doc.h"
+#include "core/key_log.h"
 #include "core/units.h"
 
 namespace kp {
@@ -23,8 +24,10 @@ class ConfigMap {
   ConfigMap(const ConfigDoc& doc, const YAML::Node& node, const std::string& prefix = "");
 
   bool has(const std::string& key) const;
-  // Marks a key the caller reads itself (e.g. a list of file names) as known.
-  void mark_used(const std::string& key) { m_used.insert(key); }
+  // Marks a key the caller reads itself (e.g. a list of file names) as known; describe() also
+  // names its type for the key reference (core/key_log.h), e.g. "list of file names".
+  void mark_used(const std::string& key) { describe(key, "value", false); }
+  void describe(const std::string& key, const std::string& type, bool required);
   // Required quantity with a unit (see units.h) in [min_si, max_si], min_si > 0; the bounds are
   // plausibility limits that keep the models' arithmetic finite and are stated in the error.
   double quantity(const std::string& key, Dim dim, double min_si, double max_si);
@@ -67,6 +70,9 @@ class ConfigMap {
   ConfigMap(const ConfigDoc& doc, const YAML::Node& node, std::string prefix,
             std::shared_ptr<std::vector<Diagnostic>> sink);
   YAML::Node scalar(const std::string& key);
+  // Reports the key to the key log, if one is set (core/key_log.h).
+  void note(const std::string& key, const std::string& type, const std::string& range,
+            const std::string& fallback, bool required) const;
   // The value of `n` in [min_si, max_si] (min_si 0: >= 0), or `fallback` with an error.
   double checked_quantity(const std::string& key, const YAML::Node& n, Dim dim, double min_si,
                           double max_si, double fallback);

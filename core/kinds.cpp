@@ -69,6 +69,12 @@ const KindTable& dataset_kinds() {
 }
 
 int parse_kind(ConfigMap& m, const std::string& key, const KindTable& table) {
+  if (key_log()) {
+    std::string names;
+    for (const KindEntry& k : table) names += (names.empty() ? "" : ", ") + std::string(k.name);
+    m.describe(key, "one of " + names, true);
+  }
+  const KeyLogPause pause;
   if (!m.has(key) || !m.node()[key].IsScalar()) {
     m.text(key);  // records "missing required key" or "expected a single value" as ConfigMap does
     return 0;

@@ -8,7 +8,7 @@ using namespace limits;
 
 std::vector<std::string> text_list(ConfigMap& m, const std::string& key) {
   std::vector<std::string> out;
-  m.mark_used(key);  // known even where absent, so that a typo's message lists it
+  m.describe(key, "list of tensor names", false);  // known even where absent: a typo's message lists it
   if (!m.has(key)) return out;
   const YAML::Node n = m.node()[key];
   if (!n.IsSequence() || n.size() == 0) {
@@ -27,6 +27,7 @@ std::vector<std::string> text_list(ConfigMap& m, const std::string& key) {
 
 std::pair<int64_t, int64_t> int_pair_or(ConfigMap& m, const std::string& key, int64_t min_value, int64_t max_value,
                                         int64_t fallback, bool pair) {
+  if (key_log()) m.describe(key, pair ? "integer or [height, width]" : "integer", false);
   if (!m.has(key) || !m.node()[key].IsSequence()) {
     const int64_t v = m.integer_or(key, min_value, max_value, fallback);
     return {v, v};

@@ -19,7 +19,7 @@ void parse_input(ConfigMap& in, NetworkSpec& net) {
   Shape& s = net.input;
   if (in.has("fields")) {
     // fields: {user: 6040, item: 3706}: one id per sample from each vocabulary.
-    in.mark_used("fields");
+    in.describe("fields", "map of field name to vocabulary size", false);
     const YAML::Node f = in.node()["fields"];
     if (!f.IsMap() || f.size() == 0) in.error("fields", "expected a map of field names to vocabulary sizes");
     ConfigMap fm = in.map("fields");

@@ -2,9 +2,11 @@
 // --user-data-dir each run) loads the quick-start report, must log no console message, must keep
 // every plot in its DOM with marks, and must paint a non-blank page; a contact sheet of every plot
 // (legends removed) must show coloured marks inside each plot (40 px at least: a sparse scatter of
-// four dots; the axes-only control paints none). Negative controls prove that the
-// console scan and the mark count can fail. Skipped, with the reason, only if Chromium is absent
-// (tools/test.sh installs it, so CI runs it).
+// four dots; the axes-only control paints none). The quick start and two sweep reports
+// (tpu_v3_design_space, tpu_v3_array_area) open with the answer, and a script measures every
+// label's box: no two overlap, none leaves its plot, the page is no wider than its window.
+// Negative controls prove that the console scan, the mark count and the label scan can fail.
+// Skipped, with the reason, only if Chromium is absent (tools/test.sh installs it, so CI runs it).
 #include <gtest/gtest.h>
 
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "core/config_doc.h"
@@ -99,13 +102,57 @@ std::string strip_legend(std::string svg) {
   return svg;
 }
 
-std::string quickstart_dir() {
-  static const std::string dir = [] {
-    const std::string d = fresh_dir("render-qs");
-    write_report(run_study(parse_study(ConfigDoc::load(kSrc + "/studies/quickstart.yaml")), nullptr), d);
-    return d;
-  }();
-  return dir;
+// The report of a shipped study, written once per test run.
+std::string report_dir(const std::string& study) {
+  static std::map<std::string, std::string> dirs;
+  if (!dirs.count(study)) {
+    const std::string d = fresh_dir("render-" + study);
+    write_report(run_study(parse_study(ConfigDoc::load(kSrc + "/studies/" + study + ".yaml")), nullptr), d);
+    dirs[study] = d;
+  }
+  return dirs[study];
+}
+std::string quickstart_dir() { return report_dir("quickstart"); }
+
+// Appended to a page: lists every pair of <text> boxes of one plot that overlap by more than a
+// pixel each way, every text that leaves its plot, and a page wider than its 1280 px window (a
+// table that does not fit), between markers in the dumped DOM.
+const char* kOverlapScan = R"(<script>
+const out = [];
+if (document.documentElement.scrollWidth > window.innerWidth + 1)
+  out.push('the page is ' + document.documentElement.scrollWidth + ' px wide in a ' + window.innerWidth + ' px window');
+document.querySelectorAll('svg').forEach((svg, n) => {
+  const frame = svg.getBoundingClientRect();
+  const texts = [...svg.querySelectorAll('text')].map(t => ({b: t.getBoundingClientRect(), s: t.textContent}));
+  texts.forEach((a, i) => {
+    if (a.b.left < frame.left - 1 || a.b.right > frame.right + 1 || a.b.top < frame.top - 1 || a.b.bottom > frame.bottom + 1)
+      out.push('plot ' + n + ': "' + a.s + '" leaves the plot');
+    for (let j = i + 1; j < texts.length; ++j) {
+      const b = texts[j].b;
+      const ox = Math.min(a.b.right, b.right) - Math.max(a.b.left, b.left);
+      const oy = Math.min(a.b.bottom, b.bottom) - Math.max(a.b.top, b.top);
+      if (ox > 1 && oy > 1) out.push('plot ' + n + ': "' + a.s + '" overlaps "' + texts[j].s + '"');
+    }
+  });
+});
+const pre = document.createElement('pre');
+pre.textContent = 'KP-OVERLAPS-BEGIN\n' + out.join('\n') + '\nKP-OVERLAPS-END';
+document.body.appendChild(pre);
+</script>)";
+
+// The overlap lines the scan finds in `html` (one per line, "" when none); `dir` holds the copy.
+std::string overlaps(const std::string& html, const std::string& dir) {
+  std::string page = html;
+  page.insert(page.rfind("</body>"), kOverlapScan);
+  std::ofstream(dir + "/scan.html") << page;
+  const BrowserRun r = run_chromium("--window-size=1280,1000 --dump-dom file://" + dir + "/scan.html");
+  EXPECT_TRUE(r.ok) << r.err;
+  // The script's own text holds the end marker too, with "\\n" where the output has a line break.
+  const size_t begin = r.out.find("KP-OVERLAPS-BEGIN\n"), end = r.out.find("KP-OVERLAPS-END", begin);
+  if (begin == std::string::npos || end == std::string::npos) return "the scan did not run";
+  std::string found = r.out.substr(begin + 18, end - begin - 18);
+  while (!found.empty() && found.back() == '\n') found.pop_back();
+  return found;
 }
 
 #define REQUIRE_CHROMIUM() \
@@ -120,6 +167,28 @@ TEST(ChromiumRender, ConsoleScanCatchesAPageError) {
   const BrowserRun r = run_chromium("--dump-dom file://" + dir + "/bad.html");
   ASSERT_TRUE(r.ok) << r.err;
   EXPECT_NE(console_lines(r.err).find("kp-probe"), std::string::npos) << r.err;
+}
+
+TEST(ChromiumRender, OverlapScanCatchesOverlappingAndEscapingLabelsAndWidePages) {
+  REQUIRE_CHROMIUM();
+  const std::string found =
+      overlaps("<!DOCTYPE html><html><body><svg width=\"200\" height=\"100\"><text x=\"10\" y=\"20\">first label</text>"
+               "<text x=\"14\" y=\"22\">second label</text><text x=\"150\" y=\"50\">runs off the edge</text></svg>"
+               "<div style=\"width:3000px\">a table too wide</div></body></html>", fresh_dir("render-overlap"));
+  EXPECT_NE(found.find("\"first label\" overlaps \"second label\""), std::string::npos) << found;
+  EXPECT_NE(found.find("\"runs off the edge\" leaves the plot"), std::string::npos) << found;
+  EXPECT_NE(found.find("the page is 30"), std::string::npos) << found;
+}
+
+// The quick start and a sweep over four keys (the design-space plots and the sweep heat map).
+TEST(ChromiumRender, NoLabelOverlapsAnotherOrLeavesItsPlotAndThePageFits) {
+  REQUIRE_CHROMIUM();
+  for (const char* study : {"quickstart", "tpu_v3_design_space", "tpu_v3_array_area"}) {
+    SCOPED_TRACE(study);
+    const std::string html = slurp(report_dir(study) + "/report.html");
+    EXPECT_EQ(html.find("<section"), html.find("<section id=\"answer\""));  // the answer first
+    EXPECT_EQ(overlaps(html, report_dir(study)), "");
+  }
 }
 
 TEST(ChromiumRender, ReportLoadsWithoutConsoleMessagesAndKeepsEveryPlot) {
@@ -162,6 +231,8 @@ TEST(ChromiumRender, ScreenshotOfTheReportIsNotBlank) {
 TEST(ChromiumRender, EveryPlotPaintsColouredMarksInsideItsCell) {
   REQUIRE_CHROMIUM();
   std::vector<std::string> plots = svg_blocks(slurp(quickstart_dir() + "/report.html"));
+  for (const std::string& svg : svg_blocks(slurp(report_dir("tpu_v3_design_space") + "/report.html")))
+    plots.push_back(svg);
   const size_t n_report = plots.size();
   SvgPlot empty("axes only (negative control)");
   empty.x_axis("x (samples)", 1, 1000, true);

@@ -93,7 +93,8 @@ TEST(HtmlReport, QuickstartOpensWithTheAnswer) {
     EXPECT_NE(answer_text.find(html_escape(s.name)), std::string::npos);
     EXPECT_NE(answer_text.find(">" + std::to_string(s.prediction.overall_best.batch) + "<"), std::string::npos);
   }
-  for (const char* unit : {" J<", "(USD)", "B_crit (samples)"}) EXPECT_NE(answer_text.find(unit), std::string::npos);
+  // One unit per quantity: the energy column is in J like the ranking, the plots and the CSV.
+  for (const char* unit : {"energy (J)", "(USD)", "B_crit (samples)"}) EXPECT_NE(answer_text.find(unit), std::string::npos);
   EXPECT_EQ(html, report_html(r));  // deterministic
 }
 

@@ -148,25 +148,29 @@ TEST(ReportSweep, DesignsCsvAndSummaryCarryTheSameNumbers) {
   const StudyResult r = two_design_sweep();
   const std::string csv = designs_csv(r);
   const std::string header = csv.substr(0, csv.find('\n'));
-  EXPECT_EQ(header.rfind("design_index,design,workload,hardware_file,interconnect.link.bandwidth,feasible,rank,pareto,"
+  // The swept key is a number with its unit in the column name.
+  EXPECT_EQ(header.rfind("design_index,design,workload,hardware_file,interconnect.link.bandwidth_GBps,feasible,rank,pareto,"
                          "batch,learners,steps,t_update_s,t_total_s,energy_j,cost_usd", 0), 0u);
   // Rank 1 first: design 1, 100 GB/s, M = 64 on 2 chips; steps 100 + 6400/64 = 200; T_update
   // 0.01 * 2 / 2 = 0.01 s; total 2 s; energy 200 J; cost 3 * 2 * 2 = 12 USD; SystemC 0.0105 s.
   const std::string row = csv.substr(header.size() + 1, csv.find('\n', header.size() + 1) - header.size() - 1);
   // No knee is an empty cell; power, TDP, area and price are empty where the file models none;
-  // runs per MWh = 3.6e9 J / 200 J, runs per k$ = 1000 / 12.
-  EXPECT_EQ(row, "1,chip [bandwidth=100 GB/s],net,hw.yaml,100 GB/s,1,1,1,64,2,200,0.01,2,200,12,,0,0,0,analytic,0.0105,"
-                 "0.05,0,,,,18000000,83.3333333");
+  // runs per MWh = 3.6e9 J / 200 J, runs per k$ = 1000 / 12; perf/W = 200 steps x 64 samples /
+  // 200 J = 64 samples/J, perf/$ = 12800 / 12 USD; on the time-cost-energy front (the other design
+  // takes 4 s, 400 J, 8 USD: cheaper, so neither beats the other).
+  EXPECT_EQ(row, "1,chip [bandwidth=100 GB/s],net,hw.yaml,100,1,1,1,64,2,200,0.01,2,200,12,,0,0,0,analytic,0.0105,"
+                 "0.05,0,,,,18000000,83.3333333,64,1066.66667,1");
   const std::string json = summary_json(r);
   EXPECT_NE(json.find("\"interconnect.link.bandwidth\":\"100 GB/s\""), std::string::npos);
   EXPECT_NE(json.find("\"pareto\":true"), std::string::npos);
   EXPECT_NE(json.find("\"rel_diff_t_update\":0.05"), std::string::npos);
   const std::string points = points_csv(r);
   EXPECT_EQ(std::count(points.begin(), points.end(), '\n'), 1 + 8);
-  EXPECT_NE(points.find(",0,net,50 GB/s\n"), std::string::npos);
+  EXPECT_NE(points.find(",0,net,50\n"), std::string::npos);
+  EXPECT_NE(points.find(",workload,interconnect.link.bandwidth_GBps\n"), std::string::npos);
   const std::string md = report_markdown(r);
   EXPECT_LT(md.find("## Answer"), md.find("## Best batch"));
-  EXPECT_NE(md.find("| 1 | chip [bandwidth=100 GB/s] | net | 2 | 2 | 64 | 200 | 12 | none | yes | +5.0% |"),
+  EXPECT_NE(md.find("| 1 | chip [bandwidth=100 GB/s] | net | 2 | 2 | 64 | 200 | 12 | 64 | 1067 | none | yes | yes | +5.0% |"),
             std::string::npos);
 }
 

@@ -11,6 +11,7 @@
 #include "tools/report/report_select.h"
 #include "tools/report/report_writer.h"
 #include "tools/report/svg_plot.h"
+#include "tools/report/sweep_plots.h"
 
 namespace kp {
 namespace {
@@ -26,7 +27,7 @@ svg.plot{font-size:11px;background:#fafafa;border:1px solid #e4e4e4}
 svg.plot .grid{stroke:#e8e8e8;stroke-width:1}svg.plot .axis-label{font-size:12px}
 svg.plot .plot-title{font-size:13px;font-weight:600}
 .key{margin:4px 0 8px}.key span{display:inline-block;width:12px;height:12px;margin:0 4px 0 14px;vertical-align:-1px}
-h3{margin:18px 0 6px;font-size:1.05em}
+h3{margin:18px 0 6px;font-size:1.05em}div.wide{overflow-x:auto}table.dense{font-size:.85em}table.dense th,table.dense td{padding:3px 5px}
 )";
 
 // The P values shown in the breakdown plots: the smallest, the knee (or the middle) and the largest.
@@ -120,6 +121,7 @@ std::string report_html(const StudyResult& r) {
                   html_escape(r.spec.name) + "</title>\n<style>\n" + kStyle + "</style>\n</head>\n<body>\n";
   h += header(r, featured.size());
   h += answer_section(r);
+  h += sweep_section(r);
   h += step_curve_section(r);
   h += breakdown_section(r, featured);
   h += "<section id=\"heatmap\"><h2>Total time over batch and chips</h2>\n<p class=\"muted\">Colour: total "

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tools/report/design_metrics.h"
 #include "tools/report/plot_util.h"
 #include "tools/report/report_select.h"
 #include "tools/report/report_writer.h"
@@ -69,7 +70,7 @@ std::string answer_section(const StudyResult& r) {
            html_escape(human_joules(b.energy_j)) + ", $" + usd_text(b.cost_usd) + ".</p>\n";
     }
     h += "<table><tr><th>hardware (best design)</th><th>best batch M (samples)</th><th>chips P (chips)</th>"
-         "<th>total time</th><th>total time (s)</th><th>energy</th><th>cost (USD)</th><th>knee (" +
+         "<th>total time</th><th>total time (s)</th><th>energy (J)</th><th>cost (USD)</th><th>knee (" +
          fmt("%.0f", 100 * r.spec.knee_threshold) + "% rule)</th><th>B_crit (samples)</th><th>Pareto-optimal</th>" +
          (verify ? "<th>SystemC check: T_update vs analytic</th>" : "") + "</tr>\n";
     for (size_t i : featured) {
@@ -79,7 +80,7 @@ std::string answer_section(const StudyResult& r) {
       const double b_crit = s.prediction.b_crit > 0 ? s.prediction.b_crit : wl.law.b_crit();
       h += std::string(s.rank == 1 ? "<tr class=\"top\">" : "<tr>") + td_name(s.name, s.file) + tdn(std::to_string(b.batch)) +
            tdn(std::to_string(b.learners)) + tdn(human_seconds(b.t_total_s)) + tdn(fmt("%.4g", b.t_total_s)) +
-           tdn(human_joules(b.energy_j)) + tdn(usd_text(b.cost_usd)) + td(knee_cell(s)) + tdn(fmt("%.4g", b_crit)) +
+           tdn(fmt("%.4g", b.energy_j)) + tdn(usd_text(b.cost_usd)) + td(knee_cell(s)) + tdn(fmt("%.4g", b_crit)) +
            td(!s.feasible ? "infeasible" : s.pareto ? "yes" : "no") + (verify ? tdn(verify_cell(s)) : "") + "</tr>\n";
     }
     h += "</table>\n";
@@ -98,15 +99,21 @@ std::string ranked_table(const StudyResult& r, size_t max_rows) {
     for (const Override& o : s.overrides)
       if (std::find(keys.begin(), keys.end(), o.key) == keys.end()) keys.push_back(o.key);
   const bool several = r.workloads.size() > 1, verify = any_verify(r);
-  std::string h = "<section id=\"ranking\"><h2>All designs ranked</h2>\n<table><tr><th>rank</th><th>" +
+  // Smaller type, and a scroll box rather than a page wider than the window when a study sweeps many keys.
+  std::string h = "<section id=\"ranking\"><h2>All designs ranked</h2>\n<div class=\"wide\"><table class=\"dense\"><tr>"
+                  "<th>rank</th><th>" +
                   std::string(keys.empty() ? "design" : "hardware") + "</th>";
   for (const std::string& k : keys) h += "<th title=\"" + html_escape(k) + "\">" + html_escape(k.substr(k.find_last_of('.') + 1)) + "</th>";
   if (several) h += "<th>workload</th>";
   h += "<th>total time (s)</th><th>chips P (chips)</th><th>batch M (samples)</th><th>energy (J)</th>"
-       "<th>cost (USD)</th><th>knee (chips)</th><th>Pareto-optimal</th>";
+       "<th>cost (USD)</th><th>perf/W (samples/J)</th><th>perf/$ (samples/USD)</th><th>knee (chips)</th>"
+       "<th title=\"over the study's objectives / not beaten on time, cost and energy together\">Pareto: "
+       "objectives / time, cost, energy</th>";
   if (verify) h += "<th>SystemC T_update vs analytic</th>";
   h += "<th>price (USD per chip-hour)</th></tr>\n";
   const std::vector<size_t> order = ranked_designs(r);
+  const std::vector<bool> front3 = pareto_time_cost_energy(r);
+  const auto per = [](double v) { return v > 0 ? fmt("%.4g", v) : std::string("-"); };
   for (size_t k = 0; k < order.size() && k < max_rows; ++k) {
     const SystemResult& s = r.systems[order[k]];
     const TimePoint& b = reported_point(s);
@@ -120,13 +127,15 @@ std::string ranked_table(const StudyResult& r, size_t max_rows) {
     }
     if (several) h += td(r.workloads[s.workload].name);
     h += tdn(fmt("%.4g", b.t_total_s)) + tdn(std::to_string(b.learners)) + tdn(std::to_string(b.batch)) +
-         tdn(fmt("%.4g", b.energy_j)) + tdn(usd_text(b.cost_usd)) +
-         tdn(s.prediction.knee_learners ? std::to_string(s.prediction.knee_learners) : "none") +
-         td(!s.feasible ? "infeasible" : s.pareto ? "yes" : "no");
-    if (verify) h += tdn(verify_cell(s));
+         tdn(fmt("%.4g", b.energy_j)) + tdn(usd_text(b.cost_usd)) + tdn(per(samples_per_joule(b))) +
+         tdn(per(samples_per_usd(b))) + tdn(s.prediction.knee_learners ? std::to_string(s.prediction.knee_learners) : "none") +
+         td(!s.feasible ? "infeasible" : std::string(s.pareto ? "yes" : "no") + " / " + (front3[order[k]] ? "yes" : "no"));
+    if (verify) h += tdn(s.verify.done ? fmt("%+.1f%%", 100 * s.verify.t_update_rel_diff) : "");
     h += tdn(fmt("%.3g", s.cost_per_chip_hour_usd)) + "</tr>\n";
   }
-  h += "</table>\n";
+  h += "</table></div>\n<p class=\"muted\">perf/W and perf/$: training samples processed per joule and per dollar "
+       "at the design's best point (the hardware's efficiency at that batch). A larger batch needs more samples to reach "
+       "the target, so compare energy and cost for the run itself.</p>\n";
   if (order.size() > max_rows)
     h += "<p class=\"muted\">The first " + std::to_string(max_rows) + " of " + std::to_string(order.size()) +
          " designs; all of them are in designs.csv.</p>\n";

@@ -71,4 +71,9 @@ const char* series_color(size_t i) {
   return colors[i % (sizeof colors / sizeof colors[0])];
 }
 
+std::string middle_cut(const std::string& text, size_t fits) {
+  if (text.size() <= fits) return text;
+  return text.substr(0, fits / 2 - 1) + "\u2026" + text.substr(text.size() - (fits - fits / 2));
+}
+
 }  // namespace kp

@@ -25,6 +25,9 @@ std::vector<int64_t> sorted_unique(std::vector<int64_t> v);
 // Cell edges of a sorted grid on a log axis: geometric midpoints, the ends mirrored.
 std::vector<double> log_edges(const std::vector<int64_t>& grid);
 
+// `text` cut to `fits` characters by dropping its middle (swept names differ at their ends).
+std::string middle_cut(const std::string& text, size_t fits);
+
 // "1 chip", "64 chips".
 std::string chips_text(int64_t n);
 

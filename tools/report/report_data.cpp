@@ -1,11 +1,15 @@
 // points.csv, designs.csv and summary.json: the study's numbers for pandas and scripts. Column and
-// key names carry SI units (s, J, USD, samples); swept values are columns named by their dotted key
-// and hold the YAML text of the value (units included, e.g. "50 GB/s").
+// key names carry SI units (s, J, USD, samples). A swept key whose values are numbers with one unit
+// is a numeric column named by the key and that unit (interconnect.link.bandwidth_GBps: 50); one
+// of names (a dataflow) holds the YAML text under the bare key. summary.json keeps the YAML text.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "core/json_writer.h"
 #include "core/number_format.h"
+#include "tools/report/design_metrics.h"
+#include "tools/report/sweep_plots.h"
 #include "tools/report/plot_util.h"
 #include "tools/report/report_select.h"
 #include "tools/report/report_writer.h"
@@ -24,28 +28,30 @@ std::string csv_field(const std::string& s) {
 std::string num(double v) { return format_sig(v, 9); }
 
 // The swept keys of the study in first-seen order (every design of a study sweeps the same keys).
-std::vector<std::string> swept_keys(const StudyResult& r) {
-  std::vector<std::string> keys;
-  for (const SystemResult& s : r.systems)
-    for (const Override& o : s.overrides)
-      if (std::find(keys.begin(), keys.end(), o.key) == keys.end()) keys.push_back(o.key);
-  return keys;
-}
+using SweptKeys = std::vector<SweptAxis>;
 
-std::string swept_values(const SystemResult& s, const std::vector<std::string>& keys) {
+// System `i`'s value of each swept key: the number of a numeric key, else the YAML text.
+std::string swept_values(const StudyResult& r, size_t i, const SweptKeys& keys) {
   std::string out;
-  for (const std::string& k : keys) {
+  for (const SweptAxis& k : keys) {
     std::string v;
-    for (const Override& o : s.overrides)
-      if (o.key == k) v = o.value;
+    for (const Override& o : r.systems[i].overrides)
+      if (o.key == k.key) v = k.numeric ? num(k.values[i]) : o.value;
     out += "," + csv_field(v);
   }
   return out;
 }
 
-std::string key_columns(const std::vector<std::string>& keys) {
+// "GB/s" -> "GBps": a unit as part of a column name.
+std::string unit_suffix(const std::string& unit) {
   std::string out;
-  for (const std::string& k : keys) out += "," + csv_field(k);
+  for (char c : unit) out += c == '/' ? std::string("p") : std::isalnum(static_cast<unsigned char>(c)) ? std::string(1, c) : "";
+  return out.empty() ? out : "_" + out;
+}
+
+std::string key_columns(const SweptKeys& keys) {
+  std::string out;
+  for (const SweptAxis& k : keys) out += "," + csv_field(k.key + (k.numeric ? unit_suffix(k.unit) : ""));
   return out;
 }
 
@@ -61,14 +67,15 @@ void point_json(JsonWriter& j, const TimePoint& p) {
 }  // namespace
 
 std::string points_csv(const StudyResult& r) {
-  const std::vector<std::string> keys = swept_keys(r);
+  const SweptKeys keys = swept_axes(r);
   std::string csv =
       "system,batch,learners,per_learner_batch,steps,t_update_s,forward_s,backward_s,allreduce_s,"
       "allreduce_exposed_s,optimizer_s,t_total_s,energy_j,cost_usd,fits,layout,memory_GiB,pipeline_bubble_s,"
       "tp_comm_s,design_index,workload" + key_columns(keys) + "\n";
-  for (const SystemResult& s : r.systems) {
+  for (size_t i = 0; i < r.systems.size(); ++i) {
+    const SystemResult& s = r.systems[i];
     const std::string tail = "," + std::to_string(s.index) + "," + csv_field(r.workloads.at(s.workload).name) +
-                             swept_values(s, keys) + "\n";
+                             swept_values(r, i, keys) + "\n";
     for (const TimePoint& p : s.prediction.points) {
       const UpdateBreakdown& b = p.breakdown;
       csv += csv_field(s.name) + "," + std::to_string(p.batch) + "," + std::to_string(p.learners) + "," +
@@ -85,17 +92,19 @@ std::string points_csv(const StudyResult& r) {
 }
 
 std::string designs_csv(const StudyResult& r) {
-  const std::vector<std::string> keys = swept_keys(r);
+  const SweptKeys keys = swept_axes(r);
   std::string csv = "design_index,design,workload,hardware_file" + key_columns(keys) +
                     ",feasible,rank,pareto,batch,learners,steps,t_update_s,t_total_s,energy_j,cost_usd,"
                     "knee_learners,b_crit_samples,max_learners,price_usd_per_chip_hour,fidelity,"
                     "systemc_t_update_s,systemc_vs_analytic_t_update_rel,avg_chip_power_w,tdp_w,area_mm2,"
-                    "chip_price_usd,runs_per_mwh,runs_per_kusd\n";
+                    "chip_price_usd,runs_per_mwh,runs_per_kusd,perf_per_w_samples_per_j,perf_per_usd_samples_per_usd,"
+                    "pareto_time_cost_energy\n";
+  const std::vector<bool> front3 = pareto_time_cost_energy(r);
   for (size_t i : ranked_designs(r)) {
     const SystemResult& s = r.systems[i];
     const TimePoint& p = reported_point(s);
     csv += std::to_string(s.index) + "," + csv_field(s.name) + "," + csv_field(r.workloads.at(s.workload).name) + "," +
-           csv_field(s.file) + swept_values(s, keys) + "," + (s.feasible ? "1" : "0") + "," + std::to_string(s.rank) +
+           csv_field(s.file) + swept_values(r, i, keys) + "," + (s.feasible ? "1" : "0") + "," + std::to_string(s.rank) +
            "," + (s.pareto ? "1" : "0") + "," + std::to_string(p.batch) + "," + std::to_string(p.learners);
     for (double v : {p.steps, p.t_update_s, p.t_total_s, p.energy_j, p.cost_usd}) csv += "," + num(v);
     // "No knee" and "not modelled" are empty cells: a 0 would read as a value.
@@ -106,7 +115,9 @@ std::string designs_csv(const StudyResult& r) {
            (s.verify.done ? num(s.verify.systemc.t_update_s) + "," + num(s.verify.t_update_rel_diff) : ",");
     csv += "," + opt(p.t_total_s > 0, p.average_chip_power_w()) + "," + opt(s.tdp_w > 0, s.tdp_w) + "," +
            opt(s.area_m2 > 0, s.area_m2 * 1e6) + "," + opt(s.chip_price_usd > 0, s.chip_price_usd) + "," +
-           opt(p.energy_j > 0, 3.6e9 / p.energy_j) + "," + opt(p.cost_usd > 0, 1000.0 / p.cost_usd) + "\n";
+           opt(p.energy_j > 0, 3.6e9 / p.energy_j) + "," + opt(p.cost_usd > 0, 1000.0 / p.cost_usd) + "," +
+           opt(samples_per_joule(p) > 0, samples_per_joule(p)) + "," + opt(samples_per_usd(p) > 0, samples_per_usd(p)) +
+           "," + (front3[i] ? "1" : "0") + "\n";
   }
   return csv;
 }

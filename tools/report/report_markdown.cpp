@@ -3,10 +3,12 @@
 #include <cmath>
 
 #include "tools/report/design_figures.h"
+#include "tools/report/design_metrics.h"
 #include "tools/report/plot_util.h"
 #include "tools/report/report_select.h"
 #include "tools/report/layout_table.h"
 #include "tools/report/report_writer.h"
+#include "tools/report/sweep_plots.h"
 
 namespace kp {
 namespace {
@@ -47,6 +49,8 @@ std::string report_markdown(const StudyResult& r) {
           ". At the best point: " + power_text(s, b) +
           (silicon_text(s).empty() ? "" : "; " + silicon_text(s)) + ".\n";
   }
+  const std::string optimum = sweep_optimum_text(r);
+  if (!optimum.empty()) md += "\nSwept keys: " + optimum.substr(0, optimum.size() - 1) + "\n";
   md += "\n## Best batch per chip count\n";
   for (size_t i : featured_designs(r)) {
     const SystemResult& s = r.systems[i];
@@ -74,9 +78,12 @@ std::string report_markdown(const StudyResult& r) {
   }
   md += layout_section_md(r);
   md += "\n## All designs ranked\n\n| rank | design | workload | total time (s) | chips | batch (samples) | energy (J) | "
-        "cost (USD) | knee (chips) | Pareto-optimal | SystemC T_update vs analytic |\n"
-        "|---:|---|---|---:|---:|---:|---:|---:|---:|---|---:|\n";
+        "cost (USD) | perf/W (samples/J) | perf/$ (samples/USD) | knee (chips) | Pareto-optimal | "
+        "Pareto time, cost, energy | SystemC T_update vs analytic |\n"
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|\n";
   const std::vector<size_t> order = ranked_designs(r);
+  const std::vector<bool> front3 = pareto_time_cost_energy(r);
+  const auto per = [](double v) { return v > 0 ? fmt("%.4g", v) : std::string("-"); };
   const size_t max_rows = 100;
   for (size_t k = 0; k < order.size() && k < max_rows; ++k) {
     const SystemResult& s = r.systems[order[k]];
@@ -84,8 +91,10 @@ std::string report_markdown(const StudyResult& r) {
     md += "| " + (s.rank > 0 ? std::to_string(s.rank) : std::string("-")) + " | " + cell(s.name) + " | " +
           cell(r.workloads[s.workload].name) + " | " + fmt("%.4g", b.t_total_s) + " | " + std::to_string(b.learners) +
           " | " + std::to_string(b.batch) + " | " + fmt("%.4g", b.energy_j) + " | " + fmt("%.3g", b.cost_usd) + " | " +
+          per(samples_per_joule(b)) + " | " + per(samples_per_usd(b)) + " | " +
           (s.prediction.knee_learners ? std::to_string(s.prediction.knee_learners) : std::string("none")) + " | " +
           (!s.feasible ? "infeasible" : s.pareto ? "yes" : "no") + " | " +
+          (!s.feasible ? "-" : front3[order[k]] ? "yes" : "no") + " | " +
           (s.verify.done ? fmt("%+.1f%%", 100 * s.verify.t_update_rel_diff) : std::string("")) + " |\n";
   }
   if (order.size() > max_rows)

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/number_format.h"
+#include "tools/report/plot_util.h"
 
 namespace kp {
 namespace {
@@ -55,10 +56,18 @@ void SvgPlot::x_axis(std::string label, double lo, double hi, bool log) {
 void SvgPlot::y_axis(std::string label, double lo, double hi, bool log) {
   m_y = {std::move(label), lo, hi, log, {}};
   if (!(m_y.hi > m_y.lo)) m_y.hi = m_y.lo == 0 ? 1 : m_y.lo * (log ? 10 : 1.5);
+  fit_left_margin();
+}
+
+// Room left of the frame for the widest y tick text ("1.71e+06": up to 7 px a character at 11 px).
+void SvgPlot::fit_left_margin() {
+  size_t widest = 0;
+  for (double v : ticks(m_y)) widest = std::max(widest, tick_text(v).size());
+  m_left = std::max(72.0, 28.0 + 7.0 * static_cast<double>(widest));
 }
 
 void SvgPlot::x_ticks(std::vector<double> values) { m_x.fixed_ticks = std::move(values); }
-void SvgPlot::y_ticks(std::vector<double> values) { m_y.fixed_ticks = std::move(values); }
+void SvgPlot::y_ticks(std::vector<double> values) { m_y.fixed_ticks = std::move(values), fit_left_margin(); }
 
 double SvgPlot::frac(const Axis& a, double v) {
   if (a.log) return (std::log10(v) - std::log10(a.lo)) / (std::log10(a.hi) - std::log10(a.lo));
@@ -244,12 +253,16 @@ std::string SvgPlot::axes_svg() const {
          "\"/><text x=\"" + num(l - 4) + "\" y=\"" + num(Y + 4) + "\" text-anchor=\"end\">" +
          html_escape(tick_text(v)) + "</text>\n";
   }
-  s += "<text class=\"axis-label\" x=\"" + num((l + r) / 2) + "\" y=\"" + num(m_height - 10) +
-       "\" text-anchor=\"middle\">" + html_escape(m_x.label + (m_x.log ? ", log scale" : "")) + "</text>\n";
+  // Centred under the frame, within the plot (12 px font: up to 7.6 px a character).
+  const size_t x_fits = static_cast<size_t>(2 * std::min((l + r) / 2, m_width - (l + r) / 2) / 7.6);
+  s += "<text class=\"axis-label\" x=\"" + num((l + r) / 2) + "\" y=\"" + num(m_height - 10) + "\" text-anchor=\"middle\">" +
+       html_escape(middle_cut(m_x.label + (m_x.log ? ", log scale" : ""), x_fits)) + "</text>\n";
   s += "<text class=\"axis-label\" transform=\"translate(14," + num((t + b) / 2) +
        ") rotate(-90)\" text-anchor=\"middle\">" + html_escape(m_y.label + (m_y.log ? ", log scale" : "")) +
        "</text>\n";
-  s += "<text class=\"plot-title\" x=\"" + num(l) + "\" y=\"18\">" + html_escape(m_title) + "</text>\n";
+  // A title wider than the plot loses its middle (13 px bold DejaVu Sans: up to 8.4 px a character).
+  const std::string title = middle_cut(m_title, static_cast<size_t>(std::max(8.0, (m_width - l - 4) / 8.4)));
+  s += "<text class=\"plot-title\" x=\"" + num(l) + "\" y=\"18\">" + html_escape(title) + "</text>\n";
   return s;
 }
 
@@ -265,8 +278,8 @@ std::string SvgPlot::legend_svg() const {
     else
       s += "<line x1=\"" + num(x) + "\" y1=\"" + num(y - 3) + "\" x2=\"" + num(x + 14) + "\" y2=\"" + num(y - 3) +
            "\" stroke=\"" + e.color + "\" stroke-width=\"2\"" + dash_attr(e.dashed) + "/>";
-    // Long names lose their middle, not their end: swept designs differ in the last values.
-    const std::string text = e.text.size() > 38 ? e.text.substr(0, 18) + "\u2026" + e.text.substr(e.text.size() - 19) : e.text;
+    // The outside column holds 29 characters of the 11 px font (up to 7 px each) beside its swatch.
+    const std::string text = middle_cut(e.text, m_legend_outside ? 29 : 38);
     s += "<text x=\"" + num(x + 20) + "\" y=\"" + num(y + 1) + "\">" + html_escape(text) + "</text>\n";
     y += 15;
   }

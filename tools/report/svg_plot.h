@@ -28,7 +28,8 @@ class SvgPlot {
   void x_axis(std::string label, double lo, double hi, bool log);
   void y_axis(std::string label, double lo, double hi, bool log);
   // Ticks at these data values instead of the automatic 1-2-5 / decade ticks (e.g. the powers of
-  // two of a chip grid); values outside the axis range are skipped.
+  // two of a chip grid); values outside the axis range are skipped. The y axis's tick texts widen
+  // the left margin when they need it: call y_axis()/y_ticks() before placing anything.
   void x_ticks(std::vector<double> values);
   void y_ticks(std::vector<double> values);
 
@@ -87,6 +88,7 @@ class SvgPlot {
   static double frac(const Axis& a, double v);
   static std::vector<double> ticks(const Axis& a);
   bool visible(XY p) const;
+  void fit_left_margin();
   std::string axes_svg() const;
   std::string legend_svg() const;
 

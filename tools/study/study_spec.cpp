@@ -106,7 +106,7 @@ int64_t swept_max_learners(const std::vector<SweepGroup>& sweep) {
 // A non-empty list of file names under `key`, resolved against the study file's folder.
 std::vector<std::string> parse_files(ConfigMap& root, const std::string& key) {
   std::vector<std::string> out;
-  root.mark_used(key);
+  root.describe(key, "list of file names", false);
   const YAML::Node list = root.node()[key];
   if (!list || !list.IsSequence() || list.size() == 0) {
     root.error(key, "expected a non-empty list of file names");
@@ -124,7 +124,7 @@ std::vector<std::string> parse_files(ConfigMap& root, const std::string& key) {
 
 std::vector<Objective> parse_objectives(ConfigMap& root) {
   std::vector<Objective> out;
-  root.mark_used("objectives");
+  root.describe("objectives", "list of time, energy, cost", false);
   const YAML::Node list = root.node()["objectives"];
   if (!list) return {Objective::Time};
   if (!list.IsSequence() || list.size() == 0) {

@@ -174,7 +174,8 @@ std::vector<std::string> expand_range(double from, double to, double factor, dou
 std::vector<SweepGroup> parse_sweep(ConfigMap& root, const std::vector<std::string>& hardware_files,
                                     const std::vector<std::string>& workload_files) {
   std::vector<SweepGroup> groups;
-  root.mark_used("sweep");
+  root.describe("sweep", "map of dotted key to values or {from, to, factor | step}, or a list of zip:/cross: groups",
+                false);
   const YAML::Node sweep = root.node()["sweep"];
   if (!sweep || sweep.IsNull()) return groups;
   AxisParser axes(root, hardware_files, workload_files);
