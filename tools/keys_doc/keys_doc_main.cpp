@@ -90,6 +90,11 @@ void gather(KeyReference& keys, const fs::path& root) {
   read(keys, "workload", bert);
   read(keys, "study", ConfigDoc::parse("name: probe\nworkloads: [w.yaml]\nhardware: [h.yaml]\nbatches: [1]\n"
                                        "learners: [1]\n", "probe study"));
+  // The map form of layout: (shipped studies use layout: search).
+  read(keys, "study", ConfigDoc::parse("name: probe\nworkloads: [w.yaml]\nhardware: [h.yaml]\nbatches: [1]\n"
+                                       "learners: [1]\nlayout: {dp: 1, tp: 1, pp: 1, zero: 0, recompute: none, "
+                                       "micro_batch: 1, schedule: 1f1b, sequence_parallel: false}\n",
+                                       "probe study layout"));
 }
 
 std::string read_file(const std::string& path) {
