@@ -35,7 +35,7 @@ int run_predict(const Args& args) {
     throw ConfigError("--format", "expected text, json or csv, got \"" + format + "\"");
   if (!(knee > 0 && knee < 1)) throw ConfigError("--knee-threshold", "expected a number in (0, 1)");
   const Case c = load_case(hw, workload, sets);
-  if (const std::string why = memory_problem(c.hw, c.step); !why.empty())
+  if (const std::string why = memory_problem(c.hw, c.step, c.precision.bytes); !why.empty())
     throw ConfigError({Diagnostic{hw, 0, 0, "chip.memory.dram.capacity", why}});
   const auto model = make_update_model(c, "analytic");
   PredictOptions opt;

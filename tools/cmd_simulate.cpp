@@ -46,7 +46,7 @@ int run_simulate(const Args& args) {
                                         " (interconnect.max_learners of " + hw + "), got " + std::to_string(learners));
   if (const std::string why = learners_problem(c.hw.interconnect, learners); !why.empty())
     throw ConfigError("--learners", why);
-  if (const std::string why = memory_problem(c.hw, c.step); !why.empty())
+  if (const std::string why = memory_problem(c.hw, c.step, c.precision.bytes); !why.empty())
     throw ConfigError({Diagnostic{hw, 0, 0, "chip.memory.dram.capacity", why}});
   const auto model = make_update_model(c, fidelity);
   if (!trace.empty()) {

@@ -39,28 +39,29 @@ Case load_case(const std::string& hw_file, const std::string& workload_file,
   c.network = std::move(w.network);
   c.step = std::move(w.step);
   c.law = w.law;
+  c.precision = resolve_precision(c.workload.precision, c.hw);
   return c;
 }
 
 std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string& fidelity) {
   if (fidelity == "analytic")
-    return std::make_unique<AnalyticUpdate>(c.hw, c.step, c.hw.array.bytes_per_element);
+    return std::make_unique<AnalyticUpdate>(c.hw, c.step, c.precision);
   // Runs the SystemC model in a forked worker per simulate(), so this process never elaborates.
   if (fidelity == "systemc")
-    return std::make_unique<SystemcUpdate>(c.hw, c.step, c.hw.array.bytes_per_element);
+    return std::make_unique<SystemcUpdate>(c.hw, c.step, c.precision);
   throw ConfigError("--fidelity", "expected analytic or systemc, got \"" + fidelity + "\"");
 }
 
-std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step) {
-  const double bpe = static_cast<double>(hw.array.bytes_per_element);
-  const double fixed = 3.0 * static_cast<double>(step.params) * bpe;
-  const double sample = static_cast<double>(step.activation_elements_per_sample) * bpe;
+std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step, const TensorBytes& bytes) {
+  const double per_param = static_cast<double>(bytes.weights + bytes.gradients + bytes.optimizer_state);
+  const double fixed = static_cast<double>(step.params) * per_param;
+  const double sample = static_cast<double>(step.activation_elements_per_sample * bytes.activations);
   if (fixed + sample <= hw.dram.capacity_bytes) return "";
   char buf[320];
   std::snprintf(buf, sizeof buf,
-                "the network does not fit device memory: weights, gradients and optimizer state (3 x %lld "
+                "the network does not fit device memory: weights, gradients and optimizer state (%lld "
                 "parameters x %lld bytes) take %.4g MiB and one sample's activations %.4g MiB, of %.4g MiB",
-                static_cast<long long>(step.params), static_cast<long long>(hw.array.bytes_per_element),
+                static_cast<long long>(step.params), static_cast<long long>(per_param),
                 fixed / 1048576.0, sample / 1048576.0, hw.dram.capacity_bytes / 1048576.0);
   return buf;
 }

@@ -21,6 +21,8 @@ struct Case {
   ResolvedNetwork network;
   LoweredStep step;
   StepLaw law;
+  Precision precision;  // the workload's precision on this hardware (resolve_precision)
+  std::string precision_problem;  // a study's point: why the chip cannot run it (precision_problem)
 };
 
 // The workload half of a Case: loaded once per workload file and shared by every design point.
@@ -41,9 +43,9 @@ HardwareSpec load_hardware(const std::string& hw_file, const std::vector<std::st
 std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string& fidelity);
 
 // Why the network cannot train on one chip at all (its weights, gradients and optimizer state
-// plus one sample's activations exceed chip.memory.dram.capacity, the rule of
+// plus one sample's activations, at the widths of `bytes`, exceed chip.memory.dram.capacity, the rule of
 // sim/analytic/step_profile.h accumulation_steps), with the figures; empty when it fits.
-std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step);
+std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step, const TensorBytes& bytes);
 
 // Learner counts of `grid` that the system offers (learners_problem() is empty: P <= max_learners,
 // hierarchical whole nodes or one partial node, a torus slice that fits, ...); others are skipped.
