@@ -105,3 +105,27 @@ TEST(Precision, TheOldWidthKeysAreErrors) {
 }
 
 }  // namespace kp
+
+namespace kp {
+
+// Every shipped chip lists its types; on the GPU files the array's geometry is the datasheet's
+// dense 16-bit (or, without tensor cores, FP32) rate within 1%, so the types the datasheets give
+// run at peak / geometry of it, and each has a runtime: section.
+TEST(Precision, ShippedChipsListTheirTypes) {
+  const struct {
+    const char* file;
+    DataType native;
+  } gpus[] = {{"p100_dgx1", DataType::Fp32}, {"v100_dgx1", DataType::Fp16}, {"a100_dgx", DataType::Fp16},
+              {"h100_cluster", DataType::Bf16}, {"t4_cluster", DataType::Fp32}};
+  for (const auto& g : gpus) {
+    const HardwareSpec hw = shipped(g.file);
+    const SystolicArraySpec& a = hw.array;
+    const double geometry = 2.0 * static_cast<double>(a.rows * a.cols * a.count) * hw.clock_hz;
+    EXPECT_NEAR(a.peaks.peak(g.native) / geometry, 1.0, 0.01) << g.file;
+    EXPECT_TRUE(hw.runtime.present) << g.file;
+  }
+  for (const char* f : {"edge_npu", "tpu_v3_pod", "tpu_v3_build"})
+    EXPECT_FALSE(shipped(f).array.peaks.supported_names().empty()) << f;
+}
+
+}  // namespace kp

@@ -83,3 +83,16 @@ TEST(PublishedValidation, ARowOfTheWrongWidthIsAnErrorAtItsLine) {
 }
 
 }  // namespace kp
+
+namespace kp {
+
+// The shipped copy of the DeepLearningExamples rows: all eight load and run on the shipped DGX
+// files, and the 16 pairs that share ResNet-50 are compared.
+TEST(PublishedValidation, TheResNet50RowsRun) {
+  const std::vector<PublishedRow> rows = read_published(kSrc + "/tests/data/published/resnet50_dle.csv", kSrc);
+  ASSERT_EQ(rows.size(), 8u);
+  for (const PublishedPrediction& p : predict_published(rows, "analytic")) EXPECT_GT(p.samples_per_s, 0);
+  EXPECT_EQ(published_ratio_pairs(rows).size(), 16u);
+}
+
+}  // namespace kp
