@@ -38,8 +38,6 @@ void parse_peaks(ConfigMap p, TypePeaks& peaks) {
     p.mark_used(name);  // every type is a known key, listed when one is misspelt
     if (p.has(name)) peaks.flops_per_s[i] = p.quantity(name, Dim::FlopsPerSecond, 1e9, 1e19);
   }
-  if (p.ok() && peaks.supported_names().empty() && p.node().IsMap())
-    p.error("", "expected the rate of at least one data type (" + data_type_names() + ")");
   p.check_unknown();
 }
 
@@ -59,7 +57,11 @@ void parse_compute(ConfigMap c, HardwareSpec& hw) {
                                  "precision: (" + preset_names() + ", or {matmul, elementwise, master, gradients})");
   }
   // Absent: no type is supported, which resolve_precision reports where a workload asks for one.
-  if (a.has("peak")) parse_peaks(a.map("peak"), hw.array.peaks);
+  if (a.has("peak")) {
+    parse_peaks(a.map("peak"), hw.array.peaks);
+    if (a.ok() && hw.array.peaks.supported_names().empty())
+      a.error("peak", "expected the rate of at least one data type (" + data_type_names() + ")");
+  }
   else a.mark_used("peak");  // listed among the known keys of a typo
   a.check_unknown();
   ConfigMap v = c.map("vector");
