@@ -93,8 +93,8 @@ SystemResult DesignEvaluator::evaluate(size_t index) const {
   opt.weak_per_learner_batch = m_spec.weak_per_learner_batch;
   // No chip count of the study that the system offers, no batch >= P, or a network that does not
   // fit the chip's memory: infeasible, no points.
-  if (opt.learners.empty() || !c.precision_problem.empty() || !memory_problem(c.hw, c.step, c.precision.bytes).empty() || *std::max_element(opt.batches.begin(), opt.batches.end()) <
-                                  *std::min_element(opt.learners.begin(), opt.learners.end()))
+  if (opt.learners.empty() || !c.precision_problem.empty() || !memory_problem(c.hw, c.step, c.precision.bytes).empty() ||
+      *std::max_element(opt.batches.begin(), opt.batches.end()) < *std::min_element(opt.learners.begin(), opt.learners.end()))
     return r;
   if (m_spec.fidelity == "systemc") {
     // Every distinct per-learner batch of the grid (and of the weak-scaling points) in one pool.
