@@ -242,6 +242,10 @@ ConfigMap ConfigMap::map(const std::string& key) {
   return ConfigMap(*m_doc, n, dotted(key), m_sink);
 }
 
+ConfigMap ConfigMap::child(const YAML::Node& node, const std::string& key) {
+  return ConfigMap(*m_doc, node, dotted(key), m_sink);
+}
+
 std::vector<ConfigMap> ConfigMap::map_list(const std::string& key) {
   m_used.insert(key);
   if (key_log()) note(key, "list of maps", "", "", true);

@@ -49,6 +49,9 @@ class ConfigMap {
   ConfigMap map(const std::string& key);
   bool has_map(const std::string& key) const;
   std::vector<ConfigMap> map_list(const std::string& key);
+  // A map node the caller found itself (e.g. an item of a list that mixes names and maps), named
+  // dotted(key) and sharing this map's errors.
+  ConfigMap child(const YAML::Node& node, const std::string& key);
   // A scalar that stays a string for a caller-side parse (e.g. a file name).
   const YAML::Node& node() const { return m_node; }
   const ConfigDoc& doc() const { return *m_doc; }

@@ -5,6 +5,7 @@
 #include "core/config_map.h"
 #include "core/kinds.h"
 #include "core/limits.h"
+#include "core/precision.h"
 
 namespace kp {
 
@@ -30,6 +31,16 @@ LinkSpec parse_link(ConfigMap m, bool network = false, double default_efficiency
   return l;
 }
 
+// Plausibility: a unit of at least 1 GFLOP/s and at most 10 EFLOP/s per chip.
+void parse_peaks(ConfigMap p, TypePeaks& peaks) {
+  for (int i = 0; i < kDataTypes; ++i) {
+    const char* name = data_type_name(static_cast<DataType>(i));
+    p.mark_used(name);  // every type is a known key, listed when one is misspelt
+    if (p.has(name)) peaks.flops_per_s[i] = p.quantity(name, Dim::FlopsPerSecond, 1e9, 1e19);
+  }
+  p.check_unknown();
+}
+
 void parse_compute(ConfigMap c, HardwareSpec& hw) {
   ConfigMap a = c.map("array");
   const std::string kind = a.text_or("kind", "systolic_array");
@@ -39,7 +50,19 @@ void parse_compute(ConfigMap c, HardwareSpec& hw) {
   hw.array.cols = a.integer("cols", 1, kArraySide);
   hw.array.count = a.integer_or("count", 1, kUnitCount, 1);
   hw.array.dataflow = static_cast<Dataflow>(parse_kind(a, "dataflow", dataflow_kinds()));
-  hw.array.bytes_per_element = a.integer_or("bytes_per_element", 1, kBytesPerElement, 2);
+  if (a.has("bytes_per_element")) {
+    a.mark_used("bytes_per_element");
+    a.error("bytes_per_element", "no longer a chip property: give the array's rate per data type "
+                                 "(peak: {bf16: 989 TFLOP/s, fp32: 67 TFLOP/s, ...}) and the workload's "
+                                 "precision: (" + preset_names() + ", or {matmul, elementwise, master, gradients})");
+  }
+  // Absent: no type is supported, which resolve_precision reports where a workload asks for one.
+  if (a.has("peak")) {
+    parse_peaks(a.map("peak"), hw.array.peaks);
+    if (a.ok() && hw.array.peaks.supported_names().empty())
+      a.error("peak", "expected the rate of at least one data type (" + data_type_names() + ")");
+  }
+  else a.mark_used("peak");  // listed among the known keys of a typo
   a.check_unknown();
   ConfigMap v = c.map("vector");
   const std::string vkind = v.text_or("kind", "vector_unit");

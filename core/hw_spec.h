@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/config_doc.h"
+#include "core/data_type.h"
 #include "core/runtime_spec.h"
 
 namespace kp {
@@ -21,7 +22,10 @@ const char* collective_name(Collective c);
 struct SystolicArraySpec {
   int64_t rows = 0, cols = 0, count = 1;
   Dataflow dataflow = Dataflow::WeightStationary;
-  int64_t bytes_per_element = 2;
+  // `peak:` dense rate of all `count` arrays per data type (absent = unsupported). The geometry
+  // sets tiles and folds; a type runs the folds at peak / (2 * rows * cols * count * clock) of
+  // the geometry's rate (core/precision.h matmul_speed).
+  TypePeaks peaks;
 };
 
 struct VectorUnitSpec {

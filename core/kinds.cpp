@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "core/config_map.h"
+#include "core/precision.h"
 #include "core/network_parse.h"
 
 namespace kp {
@@ -104,6 +105,21 @@ std::vector<KindInfo> all_kinds() {
       {"step_curve", &step_curve_kinds()}, {"dataset", &dataset_kinds()}};
   for (const auto& a : areas)
     for (const KindEntry& k : *a.second) out.push_back({a.first, k.name, k.description});
+  // Data types (chip.compute.array.peak keys, precision map values) and precision presets.
+  for (int i = 0; i < kDataTypes; ++i) {
+    const auto t = static_cast<DataType>(i);
+    out.push_back({"data_type", data_type_name(t),
+                   "bytes per element: " + std::to_string(storage_bytes(t)) +
+                       (is_storage_type(t) ? "" : " (stored as fp32; products only)")});
+  }
+  for (const char* name : {"fp32", "tf32", "amp_fp16", "amp_bf16", "fp8"}) {
+    PrecisionPolicy p;
+    precision_preset(name, p);
+    out.push_back({"precision", name,
+                   std::string("products ") + data_type_name(p.matmul) + ", activations " +
+                       data_type_name(p.elementwise) + ", master weights and state " + data_type_name(p.master) +
+                       ", gradients " + data_type_name(p.gradients)});
+  }
   return out;
 }
 

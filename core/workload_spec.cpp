@@ -120,7 +120,12 @@ WorkloadSpec parse_workload(const ConfigDoc& doc) {
   WorkloadSpec w;
   w.source_file = doc.path();
   w.name = root.text("name");
-  w.bytes_per_element = root.integer_or("bytes_per_element", 1, kBytesPerElement, 4);
+  if (root.has("bytes_per_element")) {
+    root.mark_used("bytes_per_element");
+    root.error("bytes_per_element", "replaced by a precision policy: write precision: with a preset (" +
+                                        preset_names() + ") or {matmul, elementwise, master, gradients}");
+  }
+  w.precision = parse_precision(root);
   w.init = static_cast<WeightInit>(root.choice_or("init", {"he", "glorot"}, 0));
   parse_network(root, w);
 

@@ -8,6 +8,7 @@
 #include "core/config_doc.h"
 #include "core/config_error.h"
 #include "core/network_spec.h"
+#include "core/precision.h"
 
 namespace kp {
 
@@ -72,7 +73,7 @@ struct WorkloadSpec {
   TargetSpec target;
   StepCurveSpec step_curve;
   WeightInit init = WeightInit::He;  // YAML `init: he | glorot`
-  int64_t bytes_per_element = 4;  // training precision of activations/gradients on the hardware
+  PrecisionSpec precision;  // `precision:` (core/precision.h); absent: fp32
 };
 
 WorkloadSpec parse_workload(const ConfigDoc& doc);

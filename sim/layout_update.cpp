@@ -54,13 +54,9 @@ double p2p_closed_form_s(const InterconnectSpec& ic, int64_t senders, double byt
          std::max(bytes / device, static_cast<double>(senders) * bytes / nic);
 }
 
-LayoutUpdate::LayoutUpdate(const HardwareSpec& hw, const LoweredStep& step, int64_t bytes_per_element,
+LayoutUpdate::LayoutUpdate(const HardwareSpec& hw, const LoweredStep& step, const TensorBytes& bytes,
                            std::shared_ptr<const StageTimer> timer)
-    : m_hw(hw),
-      m_step(step),
-      m_bytes(bytes_per_element),
-      m_tensor_bytes(TensorBytes::for_element_width(bytes_per_element)),
-      m_timer(std::move(timer)) {}
+    : m_hw(hw), m_step(step), m_tensor_bytes(bytes), m_timer(std::move(timer)) {}
 
 std::string LayoutUpdate::problem(const Layout& layout, int64_t chips) const {
   std::string p = layout_problem(layout, chips);
@@ -146,7 +142,7 @@ LayoutResult LayoutUpdate::simulate(int64_t batch, const Layout& layout) const {
   const std::vector<StepProfile>& prof = profiles(layout, sh, micro);
   const InterconnectSpec& ic = m_hw.interconnect;
   const InterconnectSpec ic_tp = tp_group_interconnect(ic, layout.tp);
-  const double act = m_tensor_bytes.activation, u = static_cast<double>(micro), md = static_cast<double>(m);
+  const double act = static_cast<double>(m_tensor_bytes.activations), u = static_cast<double>(micro), md = static_cast<double>(m);
   const double dp = static_cast<double>(layout.dp), tp = static_cast<double>(layout.tp);
   const bool cut_crosses_nodes = ic.topology == Topology::Hierarchical && layout.tp * layout.dp >= ic.devices_per_node;
   UpdateResult& res = r.update;
@@ -182,7 +178,7 @@ LayoutResult LayoutUpdate::simulate(int64_t batch, const Layout& layout) const {
     b.allreduce_s = std::max(b.allreduce_s, reductions * comm);
     double gather = 0;
     if (layout.zero >= 1 && layout.dp > 1) {
-      const double params_bytes = static_cast<double>(st.step.params) * m_tensor_bytes.weight;
+      const double params_bytes = static_cast<double>(st.step.params) * static_cast<double>(m_tensor_bytes.weights);
       const double ag = m_timer->group_allreduce_s(ic, layout.dp, layout.tp, params_bytes) / 2.0;
       if (layout.zero <= 2) {
         gather = ag;

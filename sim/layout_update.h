@@ -79,7 +79,7 @@ struct LayoutResult {
 
 class LayoutUpdate {
  public:
-  LayoutUpdate(const HardwareSpec& hw, const LoweredStep& step, int64_t bytes_per_element,
+  LayoutUpdate(const HardwareSpec& hw, const LoweredStep& step, const TensorBytes& bytes,
                std::shared_ptr<const StageTimer> timer);
   const char* fidelity() const { return m_timer->fidelity(); }
   // Why `layout` cannot run on `chips` chips of this system ("" when it can): chip count, tp
@@ -99,7 +99,6 @@ class LayoutUpdate {
 
   HardwareSpec m_hw;
   LoweredStep m_step;
-  int64_t m_bytes;
   TensorBytes m_tensor_bytes;
   std::shared_ptr<const StageTimer> m_timer;
   mutable std::mutex m_mutex;

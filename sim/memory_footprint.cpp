@@ -7,15 +7,6 @@
 
 namespace kp {
 
-TensorBytes TensorBytes::for_element_width(int64_t bytes_per_element) {
-  TensorBytes b;
-  const double w = static_cast<double>(bytes_per_element);
-  b.weight = b.gradient = b.activation = w;
-  b.master = w < 4 ? 4 : 0;
-  b.state = 4;
-  return b;
-}
-
 namespace {
 
 std::string gib(double bytes) {
@@ -32,7 +23,7 @@ std::string Footprint::describe() const {
                                                       {optimizer_bytes, "optimizer state"},
                                                       {activations_bytes, "activations"},
                                                       {workspace_bytes, "workspace"}}};
-  std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   std::string s = gib(total_bytes()) + " (";
   for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + std::string(parts[i].second) + " " + gib(parts[i].first);
   return s + ")";
@@ -44,18 +35,20 @@ Footprint stage_footprint(const StageStep& stage, int stage_index, const Layout&
   f.capacity_bytes = capacity_bytes;
   const double params = static_cast<double>(stage.step.params);
   const double dp = static_cast<double>(std::max<int64_t>(1, layout.dp));
-  const double state = bytes.master + static_cast<double>(stage.step.optimizer_state_tensors) * bytes.state;
-  f.weights_bytes = params * bytes.weight / (layout.zero >= 3 ? dp : 1.0);
-  f.gradients_bytes = params * bytes.gradient / (layout.zero >= 2 ? dp : 1.0);
+  const double weight = static_cast<double>(bytes.weights), act = static_cast<double>(bytes.activations);
+  const double state = (bytes.separate_master ? static_cast<double>(bytes.master) : 0.0) +
+                       static_cast<double>(stage.step.optimizer_state_tensors) * static_cast<double>(bytes.optimizer_state);
+  f.weights_bytes = params * weight / (layout.zero >= 3 ? dp : 1.0);
+  f.gradients_bytes = params * static_cast<double>(bytes.gradients) / (layout.zero >= 2 ? dp : 1.0);
   f.optimizer_bytes = params * state / (layout.zero >= 1 ? dp : 1.0);
   int64_t in_flight = 1;
   if (layout.pp > 1)
     in_flight = layout.schedule == PipeSchedule::GPipe ? micro_batches
                                                        : std::min<int64_t>(micro_batches, layout.pp - stage_index);
   const double mb = static_cast<double>(micro_batch);
-  f.activations_bytes = static_cast<double>(stage.saved_elements) * mb * static_cast<double>(in_flight) * bytes.activation;
-  f.workspace_bytes = static_cast<double>(stage.largest_op_elements) * mb * bytes.activation;
-  if (layout.zero >= 3) f.workspace_bytes += 2.0 * static_cast<double>(stage.largest_layer_params) * bytes.weight;
+  f.activations_bytes = static_cast<double>(stage.saved_elements) * mb * static_cast<double>(in_flight) * act;
+  f.workspace_bytes = static_cast<double>(stage.largest_op_elements) * mb * act;
+  if (layout.zero >= 3) f.workspace_bytes += 2.0 * static_cast<double>(stage.largest_layer_params) * weight;
   return f;
 }
 
@@ -73,9 +66,8 @@ Footprint MemoryNeed::at(int64_t micro_batch, double capacity_bytes) const {
   return f;
 }
 
-MemoryNeed plain_memory_need(const LoweredStep& step, int64_t bytes_per_element) {
+MemoryNeed plain_memory_need(const LoweredStep& step, const TensorBytes& tb) {
   const StageStep st = shard_step(step, 1, 1, Recompute::None, false).front();
-  const TensorBytes tb = TensorBytes::for_element_width(bytes_per_element);
   Layout plain;
   plain.dp = 1;
   MemoryNeed n;

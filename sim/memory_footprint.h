@@ -8,21 +8,17 @@
 //                bytes (1F1B: stage s of p keeps min(m, p - s); GPipe: all m; no pipeline: 1)
 //   workspace    the largest op output of one micro-batch, plus under ZeRO-3 two layers' gathered
 //                weights (the one in use and the prefetched next)
-// Widths follow the element width of the chip: below 4 bytes the step is mixed precision (fp32
-// master weights and state); at 4 bytes all fp32 and no master copy.
+// Widths follow the workload's precision (core/precision.h TensorBytes): the master copy counts
+// only where it is separate from the weights the products read.
 #include <cstdint>
 #include <string>
 
 #include "core/layout_spec.h"
+#include "core/precision.h"
 #include "core/shard_step.h"
 #include "sim/update_model.h"
 
 namespace kp {
-
-struct TensorBytes {
-  double weight = 2, gradient = 2, master = 4, state = 4, activation = 2;
-  static TensorBytes for_element_width(int64_t bytes_per_element);
-};
 
 struct Footprint {
   double weights_bytes = 0, gradients_bytes = 0, optimizer_bytes = 0, activations_bytes = 0, workspace_bytes = 0;
@@ -42,7 +38,7 @@ struct MemoryNeed {
   Footprint at(int64_t micro_batch, double capacity_bytes) const;  // parts: see footprint_of()
   Footprint parts_fixed, parts_per_sample;
 };
-MemoryNeed plain_memory_need(const LoweredStep& step, int64_t bytes_per_element);
+MemoryNeed plain_memory_need(const LoweredStep& step, const TensorBytes& bytes);
 
 MemoryParts memory_parts(const Footprint& f);
 

@@ -32,7 +32,7 @@ double dram_batch_s(const DramSpec& dram, const int64_t* transfer_bytes, int n_t
 }
 
 TilePlan TilePlan::gemm(const HardwareSpec& hw, const GemmDims& problem, double a_unique_fraction, int64_t bpe,
-                        double out_fraction) {
+                        double out_fraction, double array_speed) {
   TilePlan p;
   GemmDims g = problem;
   g.m *= g.groups;
@@ -40,6 +40,7 @@ TilePlan TilePlan::gemm(const HardwareSpec& hw, const GemmDims& problem, double 
   p.m_hw = &hw, p.m_gemm = true, p.m_g = g, p.m_afrac = a_unique_fraction, p.m_bpe = bpe;
   p.m_group_rows = problem.groups > 1 ? problem.m : 0;
   p.m_out_fraction = out_fraction;
+  p.m_speed = array_speed;
   if (g.m == 0 || g.n == 0 || g.k == 0) return p;
   const SystolicArraySpec& a = hw.array;
   // The array side each GEMM dimension maps on (fold_mapping): tiles are multiples of it.
@@ -66,7 +67,7 @@ TilePlan TilePlan::gemm(const HardwareSpec& hw, const GemmDims& problem, double 
     const double nm = std::ceil(M / static_cast<double>(m)), nn = std::ceil(N / static_cast<double>(n)),
                  nk = std::ceil(K / static_cast<double>(k));
     const double compute = nm * nn * nk * static_cast<double>(ceil_div(ft.folds, a.count) * ft.cycles_per_fold) /
-                           (hw.clock_hz * hw.compute_efficiency);
+                           (hw.clock_hz * hw.compute_efficiency * array_speed);
     const double traffic = (M * K * (nm * nk > 1 ? nn : 1) + K * N * (nk > 1 ? nm : 1) + M * N) * bpe_d;
     // Every tile's DMA batch pays the DRAM latency once (tile_pipeline), so many small tiles lose.
     return std::max(compute, traffic / hw.dram.bandwidth_bytes_per_s + nm * nn * nk * hw.dram.latency_s);
@@ -182,6 +183,7 @@ TileStep TilePlan::class_step(int64_t m, int64_t n, int64_t k) const {
   s.waves = ceil_div(ft.folds * split, a.count);  // folds spread over the arrays in waves
   s.unit_cycles = s.waves * ft.cycles_per_fold;
   s.units_busy = std::min(ft.folds * split, a.count);
+  s.speed = m_speed;
   const double mn = static_cast<double>(m) * static_cast<double>(n);
   const double partials = static_cast<double>(split - 1) * mn * kPartialBytes;  // the other splits' sums
   s.footprint_bytes = 2.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + mn) *
@@ -192,7 +194,7 @@ TileStep TilePlan::class_step(int64_t m, int64_t n, int64_t k) const {
   const double bpe = static_cast<double>(m_bpe);
   s.sram_bytes = (static_cast<double>(m) * k * ceil_div(n, a.cols) + static_cast<double>(k) * n * ceil_div(m, a.rows) +
                   mn) * bpe + partials;
-  s.compute_s = std::max(static_cast<double>(s.unit_cycles) / (hw.clock_hz * hw.compute_efficiency),
+  s.compute_s = std::max(static_cast<double>(s.unit_cycles) / (hw.clock_hz * hw.compute_efficiency * m_speed),
                          s.sram_bytes / hw.sram.bandwidth_bytes_per_s);
   return s;
 }
@@ -228,7 +230,7 @@ TileStep TilePlan::gemm_step(int64_t t) const {
       s.sram_bytes += static_cast<double>(split) * mn * kPartialBytes;
       const double lanes = static_cast<double>(hw.vector.lanes * hw.vector.count);
       s.reduce_s = std::ceil(s.vector_ops / lanes) / hw.clock_hz;
-      s.compute_s = std::max(static_cast<double>(s.unit_cycles) / (hw.clock_hz * hw.compute_efficiency),
+      s.compute_s = std::max(static_cast<double>(s.unit_cycles) / (hw.clock_hz * hw.compute_efficiency * m_speed),
                              s.sram_bytes / hw.sram.bandwidth_bytes_per_s) + s.reduce_s;
     }
   }

@@ -8,7 +8,7 @@
 // GEMM C[M,N] = A[M,K] * B[K,N] (SCALE-Sim's mapping, core/lowering.h). Tiles (tm, tn, tk) are
 // walked N-tile outer, M-tile middle, K-tile inner; partial sums stay in SRAM until the last K tile
 // writes the output tile. SRAM footprint with double buffering of every operand:
-//   2 * (tm*tk + tk*tn + tm*tn) words <= capacity / bytes_per_element.
+//   2 * (tm*tk + tk*tn + tm*tn) words <= capacity / bytes_per_element (the products' type).
 // Tile choice (the classic blocking argument, Hong & Kung 1981), among the candidates that fit:
 // whole K and N (A read once, B once per N tile); whole K with square output tiles; cube tiles
 // t = sqrt(words / 6) or half of that; the one whose estimated time (fold rounds over the arrays
@@ -52,6 +52,7 @@ struct TileStep {
   int64_t units_busy = 0;    // arrays (or vector units) the tile occupies
   double compute_s = 0;      // max(unit cycles / (clock * efficiency), SRAM port time) + reduce_s
   double reduce_s = 0;       // split-K: vector-unit time adding the partial sums, after the arrays
+  double speed = 1.0;        // the array's rate for the operands' type over its geometry's rate
   int64_t waves = 0;         // GEMM: rounds of folds (x split) over the arrays
   int64_t read_bytes = 0, write_bytes = 0;  // DRAM
   double sram_bytes = 0;     // whole bytes
@@ -65,8 +66,10 @@ class TilePlan {
   // with its problems stacked along M (their A and C rows are disjoint), and every tile reads the
   // B operand of each problem its rows cover (ceil(tile rows / problem rows)). out_fraction of the
   // output is written to DRAM (0: a fused kernel keeps it on chip).
+  // array_speed: the array's rate for the operands' type over its geometry's (core/precision.h
+  // matmul_speed): fold cycles take 1 / array_speed of their clock time.
   static TilePlan gemm(const HardwareSpec& hw, const GemmDims& g, double a_unique_fraction, int64_t bytes_per_element,
-                       double out_fraction = 1.0);
+                       double out_fraction = 1.0, double array_speed = 1.0);
   // Elementwise op on the vector units.
   static TilePlan elementwise(const HardwareSpec& hw, double elements, double ops_per_element, double tensors_moved,
                               int64_t bytes_per_element);
@@ -96,7 +99,7 @@ class TilePlan {
   // GEMM
   GemmDims m_g;          // groups stacked: m = groups * problem rows
   int64_t m_group_rows = 0;  // rows of one problem where groups > 1, else 0
-  double m_afrac = 1, m_out_fraction = 1;
+  double m_afrac = 1, m_out_fraction = 1, m_speed = 1;
   int64_t m_bpe = 2;
   int64_t m_tm = 0, m_tn = 0, m_tk = 0, m_nm = 0, m_nn = 0, m_nk = 0, m_split = 1;
   TileStep m_class[8];  // compute of the (full/edge M, N, K) tile classes, traffic left zero

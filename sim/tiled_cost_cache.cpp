@@ -17,11 +17,11 @@ std::atomic<bool> g_on{true};
 // mean equal inputs). Zeroed first so that padding never differs.
 struct Key {
   int64_t kind, bpe, rows, cols, count, dataflow, lanes, vcount, channels;
-  double clock, efficiency, sram_cap, sram_bw, dram_bw, dram_lat;
+  double clock, efficiency, speed, sram_cap, sram_bw, dram_bw, dram_lat;
   double op[6];  // gemm: m, n, k, a_unique_fraction, groups, out_fraction; elementwise: elements, ops, tensors
   bool operator==(const Key& o) const { return std::memcmp(this, &o, sizeof *this) == 0; }
 };
-static_assert(sizeof(Key) == 21 * 8, "no padding in the key");
+static_assert(sizeof(Key) == 22 * 8, "no padding in the key");
 
 struct KeyHash {
   size_t operator()(const Key& k) const {
@@ -65,12 +65,14 @@ TiledCost lookup(const Key& key, const Make& make) {
 void set_tiled_cost_cache(bool on) { g_on = on; }
 
 TiledCost cached_gemm_tiled_cost(const HardwareSpec& hw, const GemmDims& g, double a_unique_fraction,
-                                 int64_t bytes_per_element, double out_fraction) {
+                                 int64_t bytes_per_element, double out_fraction, double array_speed) {
   const auto make = [&] {
-    return tile_pipeline(TilePlan::gemm(hw, g, a_unique_fraction, bytes_per_element, out_fraction), hw.dram);
+    return tile_pipeline(TilePlan::gemm(hw, g, a_unique_fraction, bytes_per_element, out_fraction, array_speed),
+                         hw.dram);
   };
   if (!g_on) return make();
   Key k = hw_key(1, hw, bytes_per_element);
+  k.speed = array_speed;
   k.op[0] = static_cast<double>(g.m), k.op[1] = static_cast<double>(g.n), k.op[2] = static_cast<double>(g.k);
   k.op[3] = a_unique_fraction, k.op[4] = static_cast<double>(g.groups), k.op[5] = out_fraction;
   return lookup(k, make);

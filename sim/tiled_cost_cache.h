@@ -5,7 +5,7 @@
 // search of TilePlan::gemm and tile_pipeline) was ~60% of a study's time.
 // Contract: cached_tiled_cost returns exactly tile_pipeline(plan, hw.dram) of the plan its
 // arguments build; the key holds every input TilePlan and tile_pipeline read (the op's shape and
-// a_unique_fraction or elementwise sizes, bytes per element, array geometry, count and dataflow,
+// a_unique_fraction or elementwise sizes, bytes per element, array speed, array geometry, count and dataflow,
 // vector lanes and count, clock, compute efficiency, SRAM capacity and bandwidth, DRAM bandwidth,
 // latency and channels), so a hit is bit-identical to recomputing. One cache per thread (no
 // locks; study threads each fill their own), cleared when it reaches 2^16 entries.
@@ -18,7 +18,7 @@
 namespace kp {
 
 TiledCost cached_gemm_tiled_cost(const HardwareSpec& hw, const GemmDims& g, double a_unique_fraction,
-                                 int64_t bytes_per_element, double out_fraction = 1.0);
+                                 int64_t bytes_per_element, double out_fraction = 1.0, double array_speed = 1.0);
 TiledCost cached_elementwise_tiled_cost(const HardwareSpec& hw, double elements, double ops_per_element,
                                         double tensors_moved, int64_t bytes_per_element);
 

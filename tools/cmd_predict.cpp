@@ -38,7 +38,7 @@ int run_predict(const Args& args) {
   LayoutChoice layout;
   if (!layout_text.empty()) layout = parse_layout_text(layout_text, "--layout");
   const Case c = load_case(hw, workload, sets);
-  if (const std::string why = memory_problem(c.hw, c.step); layout_text.empty() && !why.empty())
+  if (const std::string why = memory_problem(c.hw, c.step, c.precision.bytes); layout_text.empty() && !why.empty())
     throw ConfigError({Diagnostic{hw, 0, 0, "chip.memory.dram.capacity", why}});
   const auto model = make_update_model(c, "analytic", layout_text.empty() ? nullptr : &layout);
   PredictOptions opt;

@@ -53,7 +53,7 @@ int run_simulate(const Args& args) {
   if (layout_text.empty()) {
     if (const std::string why = learners_problem(c.hw.interconnect, learners); !why.empty())
       throw ConfigError("--learners", why);
-    if (const std::string why = memory_problem(c.hw, c.step); !why.empty())
+    if (const std::string why = memory_problem(c.hw, c.step, c.precision.bytes); !why.empty())
       throw ConfigError({Diagnostic{hw, 0, 0, "chip.memory.dram.capacity", why}});
   }
   const auto model = make_update_model(c, fidelity, layout_text.empty() ? nullptr : &layout);

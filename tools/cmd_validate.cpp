@@ -43,6 +43,7 @@ void print_worst(const std::vector<Scored>& rows, bool sync) {
 }  // namespace
 
 int run_validate(const Args& args) {
+  if (!args.empty() && args[0] == "published") return run_validate_published(args);
   po::options_description desc("validate options");
   std::string suite, dir, hw, workload, format, fidelity;
   std::vector<std::string> sets;
@@ -56,10 +57,10 @@ int run_validate(const Args& args) {
   po::positional_options_description pos;
   pos.add("suite", 1).add("dir", 1);
   po::variables_map vm;
-  if (!parse_options("validate", "kneepoint validate pollux DIR [--hw F] [--workload F] [--format text|csv] [--fidelity analytic|systemc] [--set k=v]",
+  if (!parse_options("validate", "kneepoint validate pollux DIR | published FILE.csv [--hw F] [--workload F] [--format text|csv] [--fidelity analytic|systemc] [--set k=v]",
                      args, desc, vm, &pos))
     return 0;
-  if (suite != "pollux") throw ConfigError("validate", "expected the suite pollux, got \"" + suite + "\"");
+  if (suite != "pollux") throw ConfigError("validate", "expected the suite pollux or published, got \"" + suite + "\"");
   if (format != "text" && format != "csv")
     throw ConfigError("--format", "expected text or csv, got \"" + format + "\"");
   if (fidelity != "analytic" && fidelity != "systemc")

@@ -25,12 +25,12 @@ void set_clock_cycles(OpCost& c, double clock_hz) {
   c.stall_cycles = std::llround(c.stall_s * clock_hz);
 }
 
-ChipAnalytic::ChipAnalytic(const HardwareSpec& hw, int64_t bytes_per_element)
-    : m_hw(hw), m_bytes(bytes_per_element) {}
+ChipAnalytic::ChipAnalytic(const HardwareSpec& hw, const Precision& precision) : m_hw(hw), m_precision(precision) {}
 
 OpCost ChipAnalytic::gemm_cost(const GemmDims& g, double a_unique_fraction, double out_fraction) const {
   if (g.m == 0 || g.n == 0 || g.k == 0 || g.groups == 0) return OpCost{};
-  OpCost c = from_tiles(cached_gemm_tiled_cost(m_hw, g, a_unique_fraction, m_bytes, out_fraction));
+  OpCost c = from_tiles(cached_gemm_tiled_cost(m_hw, g, a_unique_fraction, m_precision.matmul_bytes(),
+                                                     out_fraction, m_precision.matmul_speed));
   const SystolicArraySpec& a = m_hw.array;
   c.utilization = c.macs / (c.seconds * m_hw.clock_hz * static_cast<double>(a.rows * a.cols * a.count));
   set_clock_cycles(c, m_hw.clock_hz);

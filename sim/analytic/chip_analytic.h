@@ -9,6 +9,7 @@
 
 #include "core/hw_spec.h"
 #include "core/lowering.h"
+#include "core/precision.h"
 
 namespace kp {
 
@@ -30,20 +31,27 @@ void set_clock_cycles(OpCost& c, double clock_hz);
 
 class ChipAnalytic {
  public:
-  ChipAnalytic(const HardwareSpec& hw, int64_t bytes_per_element);
+  ChipAnalytic(const HardwareSpec& hw, const Precision& precision);
   OpCost cost(const Op& op, int64_t batch) const;
   // a_unique_fraction: see Op (implicit GEMM: DRAM moves the tensor behind the im2col view once).
   OpCost gemm_cost(const GemmDims& g, double a_unique_fraction = 1.0, double out_fraction = 1.0) const;
   OpCost elementwise_cost(double elements, double ops_per_element, double tensors_moved,
                           int64_t bytes_per_element) const;
   const HardwareSpec& hw() const { return m_hw; }
-  // Bytes per element of an op's operands: the array precision, fp32 for the optimizer (master
-  // weights and momentum stay fp32 whatever the array precision).
-  int64_t op_bytes(const Op& op) const { return op.phase == Phase::Update ? 4 : m_bytes; }
+  // Bytes per element of an op's operands (core/precision.h): the products' type for GEMMs, the
+  // master type for the optimizer's work (master weights and state), the activations' type for
+  // every other elementwise op.
+  int64_t op_bytes(const Op& op) const {
+    if (op.phase == Phase::Update) return m_precision.bytes.master;
+    return op.kind == OpKind::Gemm ? m_precision.matmul_bytes() : m_precision.elementwise_bytes();
+  }
+  // TilePlan::gemm's array_speed for an op (1 for the vector units' work).
+  double op_speed(const Op& op) const { return op.kind == OpKind::Gemm ? m_precision.matmul_speed : 1.0; }
+  const Precision& precision() const { return m_precision; }
 
  private:
   HardwareSpec m_hw;
-  int64_t m_bytes;  // bytes per element on the array
+  Precision m_precision;
 };
 
 }  // namespace kp

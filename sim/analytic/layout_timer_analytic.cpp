@@ -4,8 +4,8 @@
 
 namespace kp {
 
-AnalyticStageTimer::AnalyticStageTimer(const HardwareSpec& hw, int64_t bytes_per_element)
-    : m_hw(hw), m_chip(hw, bytes_per_element), m_bytes(bytes_per_element) {}
+AnalyticStageTimer::AnalyticStageTimer(const HardwareSpec& hw, const Precision& precision)
+    : m_hw(hw), m_chip(hw, precision), m_bytes(precision.bytes.gradients) {}
 
 StepProfile AnalyticStageTimer::profile(const LoweredStep& stage, int64_t micro) const {
   StepProfileBuilder builder(stage, m_hw.interconnect.bucket_bytes, m_hw.interconnect.first_bucket_bytes, m_bytes,

@@ -8,7 +8,7 @@ namespace kp {
 
 class AnalyticStageTimer : public StageTimer {
  public:
-  AnalyticStageTimer(const HardwareSpec& hw, int64_t bytes_per_element);
+  AnalyticStageTimer(const HardwareSpec& hw, const Precision& precision);
   const char* fidelity() const override { return "analytic"; }
   StepProfile profile(const LoweredStep& stage, int64_t micro) const override;
   double allreduce_s(const InterconnectSpec& ic, int64_t learners, double bytes) const override;

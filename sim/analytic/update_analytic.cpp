@@ -7,9 +7,12 @@
 
 namespace kp {
 
-AnalyticUpdate::AnalyticUpdate(const HardwareSpec& hw, const LoweredStep& step, int64_t bytes_per_element)
-    : m_hw(hw), m_step(step), m_chip(hw, bytes_per_element), m_bytes(bytes_per_element),
-      m_need(plain_memory_need(step, bytes_per_element)) {}
+AnalyticUpdate::AnalyticUpdate(const HardwareSpec& hw, const LoweredStep& step, const Precision& precision)
+    : m_hw(hw),
+      m_step(step),
+      m_chip(hw, precision),
+      m_bytes(precision.bytes.gradients),
+      m_need(plain_memory_need(step, precision.bytes)) {}
 
 double update_energy_j(const EnergySpec& e, const ActionCounts& a, int64_t learners) {
   const double per_chip = a.macs * e.mac_j + a.vector_ops * e.vector_op_j + a.sram_bytes * e.sram_byte_j +

@@ -19,7 +19,7 @@ namespace kp {
 
 class AnalyticUpdate : public UpdateModel {
  public:
-  AnalyticUpdate(const HardwareSpec& hw, const LoweredStep& step, int64_t bytes_per_element);
+  AnalyticUpdate(const HardwareSpec& hw, const LoweredStep& step, const Precision& precision);
   const char* fidelity() const override { return "analytic"; }
   UpdateResult simulate(int64_t batch, int64_t learners,
                         std::vector<LayerRecord>* layers = nullptr) const override;

@@ -50,7 +50,8 @@ SC_MODULE(ScChipExecutor) {
 
   ScOpResult run_op(int64_t i, tlm_utils::tlm_quantumkeeper& qk) {
     const ScOp& op = m_run.ops[static_cast<size_t>(i)];
-    const TilePlan plan = op.gemm ? TilePlan::gemm(m_run.hw, op.g, op.a_unique_fraction, op.bytes_per_element, op.out_fraction)
+    const TilePlan plan = op.gemm ? TilePlan::gemm(m_run.hw, op.g, op.a_unique_fraction, op.bytes_per_element, op.out_fraction,
+                                                   op.array_speed)
                                   : TilePlan::elementwise(m_run.hw, op.elements, op.ops_per_element,
                                                           op.tensors_moved, op.bytes_per_element);
     ScComputeUnit& units = op.gemm ? m_arrays : m_vector;

@@ -34,6 +34,7 @@ struct ScOp {
   double out_fraction = 1.0;       // GEMM: see Op
   double elements = 0, ops_per_element = 1, tensors_moved = 2;  // elementwise
   int64_t bytes_per_element = 2;
+  double array_speed = 1.0;        // GEMM: TilePlan::gemm's array_speed (the operands' type)
 };
 
 struct ScOpResult {

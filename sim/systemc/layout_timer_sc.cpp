@@ -7,13 +7,14 @@
 
 namespace kp {
 
-SystemcStageTimer::SystemcStageTimer(const HardwareSpec& hw, int64_t bytes_per_element)
-    : m_hw(hw), m_bytes(bytes_per_element) {}
+SystemcStageTimer::SystemcStageTimer(const HardwareSpec& hw, const Precision& precision)
+    : m_hw(hw), m_precision(precision) {}
 
 StepProfile SystemcStageTimer::profile(const LoweredStep& stage, int64_t micro) const {
-  const SystemcUpdate sc(m_hw, stage, m_bytes);
+  const SystemcUpdate sc(m_hw, stage, m_precision);
   const std::vector<OpCost> costs = sc.op_costs_from(run_chip_sc_forked(sc.chip_run_at(micro)));
-  StepProfileBuilder builder(stage, m_hw.interconnect.bucket_bytes, m_hw.interconnect.first_bucket_bytes, m_bytes,
+  StepProfileBuilder builder(stage, m_hw.interconnect.bucket_bytes, m_hw.interconnect.first_bucket_bytes,
+                             m_precision.bytes.gradients,
                              micro, nullptr);
   builder.set_kernel_launch_s(m_hw.runtime.launch_batching ? 0.0 : m_hw.runtime.kernel_launch_s);
   for (size_t i = 0; i < stage.ops.size(); ++i) builder.add(stage.ops[i], costs[i]);

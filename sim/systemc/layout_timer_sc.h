@@ -13,7 +13,7 @@ namespace kp {
 
 class SystemcStageTimer : public StageTimer {
  public:
-  SystemcStageTimer(const HardwareSpec& hw, int64_t bytes_per_element);
+  SystemcStageTimer(const HardwareSpec& hw, const Precision& precision);
   const char* fidelity() const override { return "systemc"; }
   StepProfile profile(const LoweredStep& stage, int64_t micro) const override;
   double allreduce_s(const InterconnectSpec& ic, int64_t learners, double bytes) const override;
@@ -22,7 +22,7 @@ class SystemcStageTimer : public StageTimer {
 
  private:
   HardwareSpec m_hw;
-  int64_t m_bytes;
+  Precision m_precision;
   mutable std::mutex m_mutex;
   mutable std::map<std::tuple<int, int64_t, int64_t, double, double, double>, double> m_collectives;
 };

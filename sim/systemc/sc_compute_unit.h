@@ -2,7 +2,7 @@
 // A bank of identical compute units (the systolic arrays, or the vector units) executing tiles,
 // loosely timed. Contract: execute() runs one tile from `start`: the units read and write their
 // operands through the SRAM target (one transaction of the tile's SRAM bytes) while they compute
-// unit_cycles / (clock * efficiency); the tile ends when both are done. Units are busy until then
+// unit_cycles / (clock * efficiency * tile.speed); the tile ends when both are done. Units are busy until then
 // (a tile issued earlier is an internal error). One trace track per unit.
 #include <systemc>
 #include <tlm>

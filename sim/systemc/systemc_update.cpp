@@ -7,9 +7,12 @@
 
 namespace kp {
 
-SystemcUpdate::SystemcUpdate(const HardwareSpec& hw, const LoweredStep& step, int64_t bytes_per_element)
-    : m_hw(hw), m_step(step), m_chip(hw, bytes_per_element), m_bytes(bytes_per_element),
-      m_need(plain_memory_need(step, bytes_per_element)) {}
+SystemcUpdate::SystemcUpdate(const HardwareSpec& hw, const LoweredStep& step, const Precision& precision)
+    : m_hw(hw),
+      m_step(step),
+      m_chip(hw, precision),
+      m_bytes(precision.bytes.gradients),
+      m_need(plain_memory_need(step, precision.bytes)) {}
 
 int64_t SystemcUpdate::micro_batch(int64_t per_learner_batch) const {
   const int64_t accum = accumulation_steps(m_hw, m_need, per_learner_batch);
@@ -34,7 +37,7 @@ ScChipRun SystemcUpdate::chip_run_at(int64_t m) const {
     s.a_unique_fraction = op.a_unique_fraction, s.out_fraction = op.out_fraction;
     s.elements = static_cast<double>(op.elements_at(m));
     s.ops_per_element = op.ops_per_element, s.tensors_moved = op.tensors_moved;
-    s.bytes_per_element = m_chip.op_bytes(op);
+    s.bytes_per_element = m_chip.op_bytes(op), s.array_speed = m_chip.op_speed(op);
     run.ops.push_back(s);
     run.op_names.push_back(m_step.layer_names[static_cast<size_t>(op.layer)] + " " + phase_name(op.phase));
   }

@@ -10,7 +10,7 @@
 // (net_trace.h).
 //
 // Hardware mapping: HardwareSpec is the chip as is (arrays, vector units, SRAM, DRAM channels and
-// latency); operands are hw.array.bytes_per_element bytes, optimizer state fp32 (ChipAnalytic::op_bytes).
+// latency); operand widths follow the workload's precision (ChipAnalytic::op_bytes).
 // A per-learner batch that does not fit device memory runs as micro-steps (accumulation_steps).
 #include <cstdint>
 #include <string>
@@ -30,7 +30,7 @@ std::vector<double> bucket_allreduce_s(const InterconnectSpec& ic, int64_t learn
 
 class SystemcUpdate : public UpdateModel {
  public:
-  SystemcUpdate(const HardwareSpec& hw, const LoweredStep& step, int64_t bytes_per_element);
+  SystemcUpdate(const HardwareSpec& hw, const LoweredStep& step, const Precision& precision);
   const char* fidelity() const override { return "systemc"; }
   UpdateResult simulate(int64_t batch, int64_t learners,
                         std::vector<LayerRecord>* layers = nullptr) const override;

@@ -155,8 +155,8 @@ TEST(HostileYaml, BaseFilesKeepPositionsOfBothFiles) {
             "base.yaml:5:19: error: chip.compute.array.rows: expected an integer in [1, 2^16 (65536)], got \"-3\"");
   write("base.yaml", kHardware);
   EXPECT_EQ(first_error(write("derived.yaml", "base: base.yaml\nchip:\n  compute:\n    array:\n      colz: 3\n")),
-            "derived.yaml:5:7: error: chip.compute.array.colz: unknown key (known here: bytes_per_element, cols, "
-            "count, dataflow, kind, rows)");
+            "derived.yaml:5:7: error: chip.compute.array.colz: unknown key (known here: cols, count, "
+            "dataflow, kind, peak, rows)");
   EXPECT_EQ(first_error(write("derived.yaml", "base: base.yaml\nchip:\n  clock: 2 Ghz\n")),
             "derived.yaml:3:10: error: chip.clock: unknown unit \"Ghz\": expected a frequency with a unit (Hz, kHz, "
             "MHz, GHz), got \"2 Ghz\"");

@@ -11,6 +11,7 @@
 #include "core/config_doc.h"
 #include "core/config_error.h"
 #include "core/hw_spec.h"
+#include "core/precision.h"
 #include "core/workload_spec.h"
 
 namespace kp {
@@ -65,6 +66,17 @@ TEST(Kinds, EveryListedHardwareKindParses) {
     EXPECT_EQ(collective_name(parse(hw_yaml("systolic_array", "vector_unit", "os", "hbm2", topo, c)).interconnect.collective), c);
   }
   EXPECT_EQ(listed("compute"), (std::set<std::string>{"systolic_array", "vector_unit"}));
+  // Every listed data type is a peak key and every listed preset a precision (core/precision.h).
+  EXPECT_EQ(listed("data_type"), (std::set<std::string>{"fp32", "tf32", "fp16", "bf16", "fp8", "int8"}));
+  for (const std::string& t : listed("data_type")) {
+    DataType d;
+    EXPECT_TRUE(parse_data_type(t, d)) << t;
+  }
+  EXPECT_EQ(listed("precision"), (std::set<std::string>{"fp32", "tf32", "amp_fp16", "amp_bf16", "fp8"}));
+  for (const std::string& p : listed("precision")) {
+    PrecisionPolicy policy;
+    EXPECT_TRUE(precision_preset(p, policy)) << p;
+  }
 }
 
 TEST(Kinds, TheParsersErrorListsTheTable) {

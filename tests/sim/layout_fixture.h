@@ -27,7 +27,7 @@ inline HardwareSpec chip() {
   HardwareSpec hw;
   hw.name = "t";
   hw.clock_hz = 1e9;
-  hw.array = {32, 32, 4, Dataflow::WeightStationary, 2};
+  hw.array.rows = 32, hw.array.cols = 32, hw.array.count = 4;
   hw.vector = {64, 1};
   hw.sram = {8e6, 1e12, 8};
   hw.dram = {"hbm2", 16e9, 1e11, 1e-7, 4};

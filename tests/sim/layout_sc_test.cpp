@@ -11,6 +11,7 @@
 #include "sim/layout_update.h"
 #include "sim/systemc/layout_timer_sc.h"
 #include "sim/systemc/net/net_runner.h"
+#include "tests/legacy_precision.h"
 #include "tests/sim/layout_fixture.h"
 
 namespace kp {
@@ -19,9 +20,9 @@ namespace {
 TEST(LayoutTwinVsSystemc, PipelineTensorAndShardedLayoutsAgree) {
   const HardwareSpec hw = parse_hardware(ConfigDoc::load(std::string(KP_SOURCE_DIR) + "/hw_configs/h100_cluster.yaml"));
   const LoweredStep step = layout_fixture::tiny_decoder();
-  const int64_t bpe = hw.array.bytes_per_element;
-  const LayoutUpdate twin(hw, step, bpe, std::make_shared<AnalyticStageTimer>(hw, bpe));
-  const LayoutUpdate sc(hw, step, bpe, std::make_shared<SystemcStageTimer>(hw, bpe));
+  const Precision bf16 = legacy_precision(hw);
+  const LayoutUpdate twin(hw, step, bf16.bytes, std::make_shared<AnalyticStageTimer>(hw, bf16));
+  const LayoutUpdate sc(hw, step, bf16.bytes, std::make_shared<SystemcStageTimer>(hw, bf16));
   struct Case {
     int64_t dp, tp, pp;
     int zero;
@@ -50,7 +51,7 @@ namespace {
 // turns on its NIC, which the closed form charges as eight transfers' bytes.
 TEST(LayoutTwinVsSystemc, PointToPointTransfersMatchTheirClosedForm) {
   const HardwareSpec hw = parse_hardware(ConfigDoc::load(std::string(KP_SOURCE_DIR) + "/hw_configs/h100_cluster.yaml"));
-  const SystemcStageTimer sc(hw, 2);
+  const SystemcStageTimer sc(hw, legacy_precision(hw));
   const InterconnectSpec& ic = hw.interconnect;
   for (double bytes : {4096.0, 25e6}) {
     EXPECT_NEAR(sc.p2p_s(ic, 1, bytes, true), p2p_closed_form_s(ic, 1, bytes, true), 1e-9 * p2p_closed_form_s(ic, 1, bytes, true));
@@ -76,8 +77,8 @@ namespace {
 // not see (contention).
 TEST(LayoutTwinVsSystemc, DataParallelGroupsShareTheFabric) {
   const HardwareSpec hw = parse_hardware(ConfigDoc::load(std::string(KP_SOURCE_DIR) + "/hw_configs/h100_cluster.yaml"));
-  const SystemcStageTimer sc(hw, 2);
-  const AnalyticStageTimer twin(hw, 2);
+  const SystemcStageTimer sc(hw, legacy_precision(hw));
+  const AnalyticStageTimer twin(hw, legacy_precision(hw));
   const InterconnectSpec& ic = hw.interconnect;
   for (int64_t members : {2, 8, 16}) {
     const double bytes = 64e6;

@@ -31,7 +31,7 @@ TEST(MemoryFootprint, MixedPrecisionAdamIsSixteenBytesPerParameterAndZeroShards)
   const StageStep st = shard_step(step, 1, 1, Recompute::None, false).front();
   ASSERT_EQ(st.step.params, step.params);
   const double p = static_cast<double>(step.params);
-  const TensorBytes b = TensorBytes::for_element_width(2);
+  const TensorBytes b = mixed_precision(DataType::Bf16).bytes;
   const Footprint f0 = stage_footprint(st, 0, layout(8, 1, 1, 0), b, 0, 1, 1e12);
   EXPECT_DOUBLE_EQ(f0.weights_bytes + f0.gradients_bytes + f0.optimizer_bytes, 16.0 * p);
   EXPECT_DOUBLE_EQ(f0.optimizer_bytes, 12.0 * p);
@@ -47,8 +47,8 @@ TEST(MemoryFootprint, MixedPrecisionAdamIsSixteenBytesPerParameterAndZeroShards)
   EXPECT_NEAR((f1.weights_bytes + f1.gradients_bytes + f1.optimizer_bytes) / (16 * p), 5.5 / 16, 1e-12);
   EXPECT_NEAR((f2.weights_bytes + f2.gradients_bytes + f2.optimizer_bytes) / (16 * p), 3.75 / 16, 1e-12);
   EXPECT_NEAR((f3.weights_bytes + f3.gradients_bytes + f3.optimizer_bytes) / (16 * p), 2.0 / 16, 1e-12);
-  // Full fp32: 4 + 4 + 8, no master copy.
-  const Footprint fp32 = stage_footprint(st, 0, layout(1, 1, 1), TensorBytes::for_element_width(4), 0, 1, 1e12);
+  // Full fp32: 4 + 4 + 8, no master copy (the weights are the master).
+  const Footprint fp32 = stage_footprint(st, 0, layout(1, 1, 1), mixed_precision(DataType::Fp32).bytes, 0, 1, 1e12);
   EXPECT_DOUBLE_EQ(fp32.weights_bytes + fp32.gradients_bytes + fp32.optimizer_bytes, 16.0 * p);
   EXPECT_DOUBLE_EQ(fp32.optimizer_bytes, 8.0 * p);
 }
@@ -112,7 +112,7 @@ TEST(LayoutUpdate, PipelineBubbleMatchesTheClosedForm) {
   HardwareSpec hw = chip();
   hw.interconnect.link = {1e30, 0};
   hw.interconnect.inter_node = {1e30, 0};
-  const LayoutUpdate u(hw, tiny_decoder(), 2, std::make_shared<FixedTimer>());
+  const LayoutUpdate u(hw, tiny_decoder(), mixed_precision(DataType::Bf16).bytes, std::make_shared<FixedTimer>());
   for (int64_t pp : {2, 4})
     for (int64_t m : {1, 4, 16}) {
       Layout l = layout(1, 1, pp);
@@ -130,8 +130,9 @@ TEST(LayoutUpdate, PipelineBubbleMatchesTheClosedForm) {
 TEST(LayoutUpdate, PlainLayoutEqualsTheDataParallelModel) {
   const HardwareSpec hw = chip();
   const LoweredStep step = tiny_decoder();
-  const AnalyticUpdate plain(hw, step, 2);
-  const LayoutUpdate u(hw, step, 2, std::make_shared<AnalyticStageTimer>(hw, 2));
+  const Precision bf16 = mixed_precision(DataType::Bf16);
+  const AnalyticUpdate plain(hw, step, bf16);
+  const LayoutUpdate u(hw, step, bf16.bytes, std::make_shared<AnalyticStageTimer>(hw, bf16));
   for (int64_t p : {1, 8, 16}) {
     const UpdateResult a = plain.simulate(16 * p, p);
     const LayoutResult b = u.simulate(16 * p, layout(p, 1, 1));
@@ -146,9 +147,10 @@ TEST(LayoutUpdate, PlainLayoutEqualsTheDataParallelModel) {
 TEST(LayoutModel, SearchFindsAFittingLayoutWhereDataParallelismDoesNot) {
   HardwareSpec hw = chip();
   const LoweredStep step = tiny_decoder();
-  const MemoryNeed need = plain_memory_need(step, 2);
+  const Precision bf16 = mixed_precision(DataType::Bf16);
+  const MemoryNeed need = plain_memory_need(step, bf16.bytes);
   hw.dram.capacity_bytes = 0.5 * (need.fixed_bytes + need.per_sample_bytes);
-  auto u = std::make_shared<LayoutUpdate>(hw, step, 2, std::make_shared<AnalyticStageTimer>(hw, 2));
+  auto u = std::make_shared<LayoutUpdate>(hw, step, bf16.bytes, std::make_shared<AnalyticStageTimer>(hw, bf16));
   EXPECT_FALSE(u->simulate(64, layout(8, 1, 1)).fits);
   LayoutChoice search;
   search.search = true;
@@ -198,7 +200,7 @@ TEST(ShardStep, SequenceParallelAndPipelineScheduleMemory) {
   EXPECT_EQ(params, step.params);
   Layout l;
   l.dp = 1, l.pp = 4;
-  const TensorBytes b = TensorBytes::for_element_width(2);
+  const TensorBytes b = mixed_precision(DataType::Bf16).bytes;
   for (int s = 0; s < 4; ++s) {
     const double one = stage_footprint(stages[s], s, l, b, 1, 1, 1e12).activations_bytes;
     EXPECT_DOUBLE_EQ(stage_footprint(stages[s], s, l, b, 1, 16, 1e12).activations_bytes, (4 - s) * one) << s;

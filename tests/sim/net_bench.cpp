@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/legacy_precision.h"
 #include "core/config_doc.h"
 #include "core/network_spec.h"
 #include "core/workload_spec.h"
@@ -65,7 +66,7 @@ int main() {
 
   const WorkloadSpec w = parse_workload(ConfigDoc::load(src + "/workloads/resnet50_imagenet.yaml"));
   const LoweredStep step = lower_training_step(resolve_network(w.network));
-  const SystemcUpdate sc(tpu, step, tpu.array.bytes_per_element);
+  const SystemcUpdate sc(tpu, step, legacy_precision(tpu));
   const auto t0 = Clock::now();
   const UpdateResult r = sc.simulate(1024 * 32, 1024);
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "tests/legacy_precision.h"
 #include "core/config_doc.h"
 #include "core/network_spec.h"
 #include "core/workload_spec.h"
@@ -21,8 +22,8 @@ TEST(NetUpdate, ContentionFreeBucketsEqualTheTwinsClosedForm) {
   const WorkloadSpec w = parse_workload(ConfigDoc::load(src + "/workloads/resnet18_cifar10.yaml"));
   const LoweredStep step = lower_training_step(resolve_network(w.network));
   StepProfileBuilder builder(step, hw.interconnect.bucket_bytes, hw.interconnect.first_bucket_bytes,
-                             hw.array.bytes_per_element, 4, nullptr);
-  const ChipAnalytic chip(hw, hw.array.bytes_per_element);
+                             legacy_precision(hw).bytes.gradients, 4, nullptr);
+  const ChipAnalytic chip(hw, legacy_precision(hw));
   for (const Op& op : step.ops) builder.add(op, chip.cost(op, 4));
   const StepProfile prof = builder.done();
   ASSERT_GE(prof.buckets.size(), 2u);

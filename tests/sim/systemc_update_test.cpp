@@ -4,6 +4,7 @@
 // cycles and DRAM/SRAM bytes equal, every op's time equal to the 1 fs time resolution, the update
 // within 2% (it is equal), results independent of the TLM quantum, the trace file. SystemcUpdate
 // runs the model in forked workers, so these tests never elaborate in this process.
+#include "tests/legacy_precision.h"
 #include "sim/systemc/systemc_update.h"
 
 #include <gtest/gtest.h>
@@ -50,7 +51,7 @@ TEST_P(TwinVsSystemc, SameTilesSameBytesUpdateWithinTwoPercent) {
   const HardwareSpec hw = parse_hardware(ConfigDoc::load(src + "/hw_configs/" + GetParam().hw + ".yaml"));
   const WorkloadSpec w = parse_workload(ConfigDoc::load(workload_path(GetParam().workload)));
   const LoweredStep step = lower_training_step(resolve_network(w.network), w.optimizer.kind);
-  const int64_t bpe = hw.array.bytes_per_element;
+  const Precision bpe = legacy_precision(hw);
   const AnalyticUpdate twin(hw, step, bpe);
   const SystemcUpdate sc(hw, step, bpe);
   const ChipAnalytic chip(hw, bpe);
@@ -106,7 +107,7 @@ LoweredStep load_step(const char* name) {
 
 TEST(SystemcUpdate, ReportsItsFidelityAndRunsRepeatedly) {
   const HardwareSpec hw = load_hw("tpu_v3_pod");
-  const SystemcUpdate sc(hw, load_step("fmnist_mlp"), hw.array.bytes_per_element);
+  const SystemcUpdate sc(hw, load_step("fmnist_mlp"), legacy_precision(hw));
   EXPECT_STREQ(sc.fidelity(), "systemc");
   const double t0 = sc.simulate(64, 1).breakdown.t_update_s;
   EXPECT_EQ(sc.simulate(64, 1).breakdown.t_update_s, t0);  // a second run forks a fresh worker
@@ -116,7 +117,7 @@ TEST(SystemcUpdate, ReportsItsFidelityAndRunsRepeatedly) {
 // 1 us and 1 s (one sync per op or less) give bit-identical per-op results.
 TEST(SystemcUpdate, ResultsDoNotDependOnTheQuantum) {
   const HardwareSpec hw = load_hw("edge_npu");
-  SystemcUpdate sc(hw, load_step("fmnist_simple_cnn"), hw.array.bytes_per_element);
+  SystemcUpdate sc(hw, load_step("fmnist_simple_cnn"), legacy_precision(hw));
   sc.set_quantum_s(1e-12);
   const std::vector<OpCost> fine = sc.op_costs(16);
   for (double q : {1e-6, 1.0}) {
@@ -137,7 +138,7 @@ TEST(ChipExecutor, HandComputedTileSchedules) {
   ScChipRun run;
   HardwareSpec& hw = run.hw;
   hw.clock_hz = 1e9;
-  hw.array = {4, 4, 1, Dataflow::WeightStationary, 1};
+  hw.array = {4, 4, 1, Dataflow::WeightStationary};
   hw.vector = {4, 1};
   hw.sram = {200, 1e12, 4};
   hw.dram = {"ddr4", 1e12, 1e9, 0, 1};
@@ -164,7 +165,7 @@ TEST(ChipExecutor, HandComputedTileSchedules) {
 // --trace: one track per array, vector unit, the DMA and each DRAM channel, complete events.
 TEST(SystemcUpdate, WritesAChromeTrace) {
   const HardwareSpec hw = load_hw("edge_npu");
-  SystemcUpdate sc(hw, load_step("fmnist_mlp"), hw.array.bytes_per_element);
+  SystemcUpdate sc(hw, load_step("fmnist_mlp"), legacy_precision(hw));
   const std::string path = testing::TempDir() + "kp_trace_test.json";
   sc.set_trace_file(path);
   sc.simulate(8, 1);

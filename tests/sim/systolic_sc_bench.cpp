@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "tests/legacy_precision.h"
 #include "core/config_doc.h"
 #include "core/network_spec.h"
 #include "core/workload_spec.h"
@@ -57,7 +58,7 @@ void bench_chip_executor(const std::vector<GemmShape>& resnet18) {
     ScChipRun run;
     HardwareSpec& hw = run.hw;
     hw.clock_hz = 1e9;
-    hw.array = {128, 128, 1, d, 1};
+    hw.array = {128, 128, 1, d};
     hw.vector = {128, 1};
     hw.sram = {1.5 * 1048576, 1e12, 16};
     hw.dram = {"ddr4", 1e12, 10e9, 100e-9, 2};
@@ -80,7 +81,7 @@ void bench_resnet50_update() {
   const std::string src(KP_SOURCE_DIR);
   const HardwareSpec hw = parse_hardware(ConfigDoc::load(src + "/hw_configs/tpu_v3_pod.yaml"));
   const WorkloadSpec w = parse_workload(ConfigDoc::load(src + "/workloads/resnet50_imagenet.yaml"));
-  const SystemcUpdate sc(hw, lower_training_step(resolve_network(w.network)), hw.array.bytes_per_element);
+  const SystemcUpdate sc(hw, lower_training_step(resolve_network(w.network)), legacy_precision(hw));
   const int64_t batch = 128;
   std::vector<LayerRecord> layers;
   const auto t0 = Clock::now();

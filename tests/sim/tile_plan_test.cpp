@@ -15,7 +15,7 @@ namespace {
 HardwareSpec toy(double sram_bytes) {
   HardwareSpec hw;
   hw.clock_hz = 1e9;
-  hw.array = {4, 4, 1, Dataflow::WeightStationary, 1};
+  hw.array = {4, 4, 1, Dataflow::WeightStationary};
   hw.vector = {4, 1};
   hw.sram = {sram_bytes, 1e12, 4};
   hw.dram = {"ddr4", 1e12, 1e9, 0, 1};
@@ -69,7 +69,7 @@ TEST(TilePlan, ImplicitGemmMovesTheTensorNotTheIm2colView) {
 // A weight-gradient GEMM (K = batch x pixels) far larger than SRAM: traffic is linear in the batch.
 TEST(TilePlan, BlockedTrafficIsLinearInTheBatch) {
   HardwareSpec hw = toy(512 * 1024);
-  hw.array = {32, 32, 1, Dataflow::WeightStationary, 1};
+  hw.array = {32, 32, 1, Dataflow::WeightStationary};
   const TiledCost c1 = tile_pipeline(TilePlan::gemm(hw, {1152, 128, 32 * 1024}, 1.0, 1), hw.dram);
   const TiledCost c2 = tile_pipeline(TilePlan::gemm(hw, {1152, 128, 64 * 1024}, 1.0, 1), hw.dram);
   EXPECT_DOUBLE_EQ(c2.read_bytes, 2 * c1.read_bytes);
@@ -99,7 +99,7 @@ TEST(TilePlan, ElementwiseOnChipOrStreamed) {
 // An os chip of `count` 4x4 arrays at 1 GHz, 1-byte words, 4 vector lanes, a large SRAM.
 HardwareSpec os_chip(int64_t count) {
   HardwareSpec hw = toy(1e6);
-  hw.array = {4, 4, count, Dataflow::OutputStationary, 1};
+  hw.array = {4, 4, count, Dataflow::OutputStationary};
   return hw;
 }
 

@@ -2,6 +2,7 @@
 // every op of every shipped hardware x workload at three micro-batches, cached (first and second
 // lookup) against uncached, bit for bit; and a design that changes a planning input (SRAM) is not
 // served another design's plan.
+#include "tests/legacy_precision.h"
 #include "sim/tiled_cost_cache.h"
 
 #include <gtest/gtest.h>
@@ -27,7 +28,7 @@ TEST(TiledCostCache, CachedEqualsUncachedBitForBit) {
       const HardwareSpec hw = parse_hardware(ConfigDoc::load(src + "/hw_configs/" + hw_name + ".yaml"));
       const WorkloadSpec w = parse_workload(ConfigDoc::load(src + "/workloads/" + wl + ".yaml"));
       const LoweredStep step = lower_training_step(resolve_network(w.network));
-      const ChipAnalytic chip(hw, hw.array.bytes_per_element);
+      const ChipAnalytic chip(hw, legacy_precision(hw));
       for (int64_t m : {1, 16, 256})
         for (const Op& op : step.ops) {
           set_tiled_cost_cache(false);
@@ -45,11 +46,11 @@ TEST(TiledCostCache, APlanningInputChangesTheAnswer) {
   HardwareSpec hw = parse_hardware(ConfigDoc::load(std::string(KP_SOURCE_DIR) + "/hw_configs/edge_npu.yaml"));
   const GemmDims g{4096, 1024, 4096};
   set_tiled_cost_cache(true);
-  const OpCost big = ChipAnalytic(hw, 2).gemm_cost(g);
+  const OpCost big = ChipAnalytic(hw, mixed_precision(DataType::Bf16)).gemm_cost(g);
   hw.sram.capacity_bytes /= 64;  // smaller tiles: more DRAM traffic
-  const OpCost small = ChipAnalytic(hw, 2).gemm_cost(g);
+  const OpCost small = ChipAnalytic(hw, mixed_precision(DataType::Bf16)).gemm_cost(g);
   set_tiled_cost_cache(false);
-  const OpCost small_fresh = ChipAnalytic(hw, 2).gemm_cost(g);
+  const OpCost small_fresh = ChipAnalytic(hw, mixed_precision(DataType::Bf16)).gemm_cost(g);
   set_tiled_cost_cache(true);
   EXPECT_GT(small.dram_bytes, big.dram_bytes);
   EXPECT_TRUE(same(small, small_fresh));

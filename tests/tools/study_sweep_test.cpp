@@ -102,8 +102,8 @@ TEST(StudySweep, DesignPointsApplyTheirOverrides) {
 
 TEST(StudySweep, InvalidSweepsAreErrorsAtTheirPosition) {
   EXPECT_EQ(error_of("sweep:\n  chip.compute.array.rowz: [64, 128]\n"),
-            ":7:3: error: sweep.chip.compute.array.rowz: unknown key (known here: bytes_per_element, cols, count, "
-            "dataflow, kind, rows) (in " + kSrc + "/hw_configs/tpu_v3_pod.yaml)");
+            ":7:3: error: sweep.chip.compute.array.rowz: unknown key (known here: cols, count, "
+            "dataflow, kind, peak, rows) (in " + kSrc + "/hw_configs/tpu_v3_pod.yaml)");
   EXPECT_EQ(error_of("sweep:\n  chip.nosuch.rows: [64]\n"),
             ":7:3: error: sweep.chip.nosuch.rows: no such map in the configuration (in " + kSrc +
                 "/hw_configs/tpu_v3_pod.yaml)");

@@ -30,8 +30,8 @@ StudySpec small_study(const std::string& fidelity_lines) {
 
 TEST(StudySystemc, PoolEqualsOneForkPerPoint) {
   const Case c = load_case(kHw, kWl);
-  const SystemcUpdate direct(c.hw, c.step, c.hw.array.bytes_per_element);
-  PooledSystemcUpdate pooled(c.hw, c.step, c.hw.array.bytes_per_element);
+  const SystemcUpdate direct(c.hw, c.step, c.precision);
+  PooledSystemcUpdate pooled(c.hw, c.step, c.precision);
   const std::vector<std::pair<int64_t, int64_t>> points = {{64, 1}, {256, 4}, {256, 1}, {100, 3}};
   std::vector<ScRequest> requests;
   for (const auto& p : points) requests.push_back({&pooled, (p.first + p.second - 1) / p.second});
@@ -49,7 +49,7 @@ TEST(StudySystemc, FidelitySystemcEvaluatesEveryPointInSystemc) {
   for (const SystemResult& s : r.systems) {
     EXPECT_EQ(s.fidelity, "systemc");
     const Case c = load_case(kHw, kWl, {s.overrides.front().assignment()});
-    const SystemcUpdate direct(c.hw, c.step, c.hw.array.bytes_per_element);
+    const SystemcUpdate direct(c.hw, c.step, c.precision);
     ASSERT_EQ(s.prediction.points.size(), 4u);  // (64, 256) x (1, 4)
     for (const TimePoint& p : s.prediction.points)
       EXPECT_EQ(p.t_update_s, direct.simulate(p.batch, p.learners).breakdown.t_update_s) << s.name;
@@ -68,7 +68,7 @@ TEST(StudySystemc, VerifyTopResimulatesTheChosenPointsOfTheBestDesigns) {
     ++verified;
     ASSERT_TRUE(s.verify.done);
     const Case c = load_case(kHw, kWl, {s.overrides.front().assignment()});
-    const SystemcUpdate direct(c.hw, c.step, c.hw.array.bytes_per_element);
+    const SystemcUpdate direct(c.hw, c.step, c.precision);
     const UpdateResult u = direct.simulate(s.chosen.batch, s.chosen.learners);
     EXPECT_EQ(s.verify.systemc.batch, s.chosen.batch);
     EXPECT_EQ(s.verify.systemc.learners, s.chosen.learners);

@@ -68,7 +68,7 @@ TEST(PolluxValidation, TwoNodesOneGpuEachMatchesTheRingClosedForm) {
   // 2(P-1)(a + d/(P B)) = 2a + d/B with a = PCIe + network latency (each step crosses the GPU's
   // PCIe link and the NIC) and B the slower of PCIe and the NIC; summed: 2 a n_buckets + D/B.
   double grad_bytes = 0;
-  for (const Op& op : c.step.ops) grad_bytes += static_cast<double>(op.grad_params) * c.hw.array.bytes_per_element;
+  for (const Op& op : c.step.ops) grad_bytes += static_cast<double>(op.grad_params) * c.precision.bytes.gradients;
   // ResNet-18 for CIFAR-10 with BN affine parameters: 11,173,962 parameters, 4 bytes each (FP32).
   EXPECT_DOUBLE_EQ(grad_bytes, 11173962.0 * 4);
   // DDP's assignment in definition order: stem .. stage-2 conv2 (1.5 MB >= 1 MiB), then up to
@@ -83,7 +83,7 @@ TEST(PolluxValidation, TwoNodesOneGpuEachMatchesTheRingClosedForm) {
   const double a = ic.link.latency_s + ic.inter_node.latency_s;
   EXPECT_NEAR(p.allreduce_s, 2 * a * n_buckets + grad_bytes / bw, 1e-12);
   // Compute is per GPU: the step is one GPU's step plus the exposed all-reduce.
-  const AnalyticUpdate one(c.hw, c.step, c.hw.array.bytes_per_element);
+  const AnalyticUpdate one(c.hw, c.step, c.precision);
   const UpdateBreakdown b1 = one.simulate(64, 1).breakdown;
   EXPECT_NEAR(p.step_time_s, b1.t_update_s + p.sync_time_s, 1e-12);
   EXPECT_GT(p.sync_time_s, 0.0);

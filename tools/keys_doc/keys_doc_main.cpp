@@ -85,6 +85,13 @@ void gather(KeyReference& keys, const fs::path& root) {
   ConfigDoc hw = ConfigDoc::load((root / "hw_configs/h100_cluster.yaml").string());
   hw.apply_override("runtime={}");
   read(keys, "hardware", hw);
+  // Retired keys, read only to say what to write instead.
+  ConfigDoc retired_hw = ConfigDoc::load((root / "hw_configs/h100_cluster.yaml").string());
+  retired_hw.apply_override("chip.compute.array.bytes_per_element=2");
+  read(keys, "hardware", retired_hw);
+  ConfigDoc retired_wl = ConfigDoc::load((root / "workloads/gpt2_small.yaml").string());
+  retired_wl.apply_override("bytes_per_element=2");
+  read(keys, "workload", retired_wl);
   ConfigDoc bert = ConfigDoc::load((root / "workloads/bert_base_squad.yaml").string());
   bert.apply_override("transformer.head=classify");
   read(keys, "workload", bert);

@@ -43,27 +43,29 @@ Case load_case(const std::string& hw_file, const std::string& workload_file,
   c.network = std::move(w.network);
   c.step = std::move(w.step);
   c.law = w.law;
+  c.precision = resolve_precision(c.workload.precision, c.hw);
   return c;
 }
 
 std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string& fidelity, const LayoutChoice* layout) {
-  const int64_t bpe = c.hw.array.bytes_per_element;
   if (fidelity != "analytic" && fidelity != "systemc")
     throw ConfigError("--fidelity", "expected analytic or systemc, got \"" + fidelity + "\"");
   if (layout) {
-    auto twin = std::make_shared<LayoutUpdate>(c.hw, c.step, bpe, std::make_shared<AnalyticStageTimer>(c.hw, bpe));
+    auto twin = std::make_shared<LayoutUpdate>(c.hw, c.step, c.precision.bytes,
+                                               std::make_shared<AnalyticStageTimer>(c.hw, c.precision));
     if (fidelity == "analytic") return std::make_unique<LayoutModel>(twin, *layout);
     // SystemC: the search runs on the twin, the layout found (or the fixed one) in SystemC.
-    auto sc = std::make_shared<LayoutUpdate>(c.hw, c.step, bpe, std::make_shared<SystemcStageTimer>(c.hw, bpe));
+    auto sc = std::make_shared<LayoutUpdate>(c.hw, c.step, c.precision.bytes,
+                                             std::make_shared<SystemcStageTimer>(c.hw, c.precision));
     return std::make_unique<LayoutModel>(twin, *layout, sc);
   }
-  if (fidelity == "analytic") return std::make_unique<AnalyticUpdate>(c.hw, c.step, bpe);
+  if (fidelity == "analytic") return std::make_unique<AnalyticUpdate>(c.hw, c.step, c.precision);
   // Runs the SystemC model in a forked worker per simulate(), so this process never elaborates.
-  return std::make_unique<SystemcUpdate>(c.hw, c.step, bpe);
+  return std::make_unique<SystemcUpdate>(c.hw, c.step, c.precision);
 }
 
-std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step) {
-  const MemoryNeed need = plain_memory_need(step, hw.array.bytes_per_element);
+std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step, const TensorBytes& bytes) {
+  const MemoryNeed need = plain_memory_need(step, bytes);
   if (need.fixed_bytes + need.per_sample_bytes <= hw.dram.capacity_bytes) return "";
   return "the network does not fit device memory with plain data parallelism: one sample needs " +
          need.at(1, hw.dram.capacity_bytes).describe() + " of " + format_quantity(hw.dram.capacity_bytes, Dim::Bytes) +

@@ -21,6 +21,8 @@ struct Case {
   ResolvedNetwork network;
   LoweredStep step;
   StepLaw law;
+  Precision precision;  // the workload's precision on this hardware (resolve_precision)
+  std::string precision_problem;  // a study's point: why the chip cannot run it (precision_problem)
 };
 
 // The workload half of a Case: loaded once per workload file and shared by every design point.
@@ -43,9 +45,10 @@ std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string&
                                                const LayoutChoice* layout = nullptr);
 
 // Why the network cannot train on one chip with plain data parallelism (its weights, gradients,
-// optimizer state and one sample's activations exceed chip.memory.dram.capacity: the footprint
-// of sim/memory_footprint.h), with the figures; empty when it fits.
-std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step);
+// optimizer state and one sample's activations, at the widths of `bytes`, exceed
+// chip.memory.dram.capacity: the footprint of sim/memory_footprint.h), with the figures; empty
+// when it fits.
+std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step, const TensorBytes& bytes);
 
 // Learner counts of `grid` that the system offers (learners_problem() is empty: P <= max_learners,
 // hierarchical whole nodes or one partial node, a torus slice that fits, ...); others are skipped.

@@ -61,6 +61,9 @@ Case DesignEvaluator::build(const DesignPointSpec& d) const {
   const WorkloadCase& src = workload_swept ? w : m_cases[d.workload];
   c.step = src.step;
   c.law = src.law;
+  // A chip without the products' type cannot run the point: infeasible, as a network that does not fit.
+  c.precision_problem = precision_problem(src.workload.precision, c.hw);
+  if (c.precision_problem.empty()) c.precision = resolve_precision(src.workload.precision, c.hw);
   return c;
 }
 
@@ -91,7 +94,8 @@ SystemResult DesignEvaluator::evaluate(size_t index) const {
   opt.weak_per_learner_batch = m_spec.weak_per_learner_batch;
   // No chip count of the study that the system offers, no batch >= P, or a network that does not
   // fit the chip's memory: infeasible, no points.
-  if (opt.learners.empty() || (!m_spec.has_layout && !memory_problem(c.hw, c.step).empty()) ||
+  if (opt.learners.empty() || !c.precision_problem.empty() ||
+      (!m_spec.has_layout && !memory_problem(c.hw, c.step, c.precision.bytes).empty()) ||
       *std::max_element(opt.batches.begin(), opt.batches.end()) < *std::min_element(opt.learners.begin(), opt.learners.end()))
     return r;
   if (m_spec.has_layout) {
@@ -102,7 +106,7 @@ SystemResult DesignEvaluator::evaluate(size_t index) const {
     }
   } else if (m_spec.fidelity == "systemc") {
     // Every distinct per-learner batch of the grid (and of the weak-scaling points) in one pool.
-    PooledSystemcUpdate model(c.hw, c.step, c.hw.array.bytes_per_element);
+    PooledSystemcUpdate model(c.hw, c.step, c.precision);
     std::vector<ScRequest> requests;
     for (int64_t p : opt.learners) {
       for (int64_t m : opt.batches)
@@ -125,7 +129,7 @@ std::vector<TimePoint> DesignEvaluator::evaluate_systemc(const std::vector<Point
   for (const PointRef& p : points) {
     cases.push_back(build(design_point(m_spec, p.index)));
     const Case& c = cases.back();
-    models.push_back(std::make_unique<PooledSystemcUpdate>(c.hw, c.step, c.hw.array.bytes_per_element));
+    models.push_back(std::make_unique<PooledSystemcUpdate>(c.hw, c.step, c.precision));
     requests.push_back({models.back().get(), (p.batch + p.learners - 1) / p.learners});
   }
   run_systemc_requests(requests, m_sc_workers);

@@ -9,8 +9,8 @@
 
 namespace kp {
 
-PooledSystemcUpdate::PooledSystemcUpdate(const HardwareSpec& hw, const LoweredStep& step, int64_t bytes_per_element)
-    : m_sc(hw, step, bytes_per_element) {}
+PooledSystemcUpdate::PooledSystemcUpdate(const HardwareSpec& hw, const LoweredStep& step, const Precision& precision)
+    : m_sc(hw, step, precision) {}
 
 UpdateResult PooledSystemcUpdate::simulate(int64_t batch, int64_t learners, std::vector<LayerRecord>* layers) const {
   const auto it = m_results.find((batch + learners - 1) / learners);

@@ -17,7 +17,7 @@ namespace kp {
 
 class PooledSystemcUpdate : public UpdateModel {
  public:
-  PooledSystemcUpdate(const HardwareSpec& hw, const LoweredStep& step, int64_t bytes_per_element);
+  PooledSystemcUpdate(const HardwareSpec& hw, const LoweredStep& step, const Precision& precision);
   const char* fidelity() const override { return "systemc"; }
   UpdateResult simulate(int64_t batch, int64_t learners, std::vector<LayerRecord>* layers = nullptr) const override;
 

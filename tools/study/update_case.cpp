@@ -14,6 +14,7 @@ Case load_update_case(const std::string& hw_file, const std::string& workload_fi
   c.workload = parse_workload(wdoc);
   c.network = resolve_network(c.workload.network);
   c.step = lower_training_step(c.network, c.workload.optimizer.kind);
+  c.precision = resolve_precision(c.workload.precision, c.hw);
   return c;  // c.law: not resolved (see the header)
 }
 

@@ -184,7 +184,7 @@ PolluxStepPrediction from_result(const UpdateResult& r) {
 
 PolluxStepPrediction predict_pollux_row(const Case& c, const PlacementRow& row) {
   const ModelledSystem m = modelled_system(c, row);
-  const AnalyticUpdate model(m.hw, c.step, m.hw.array.bytes_per_element);
+  const AnalyticUpdate model(m.hw, c.step, c.precision);
   return from_result(model.simulate(row.local_bsz * m.learners, m.learners));
 }
 
@@ -195,7 +195,7 @@ std::vector<PolluxStepPrediction> predict_pollux_rows(const Case& c, const std::
   using Key = std::tuple<int64_t, int64_t, int64_t>;  // GPUs per node, nodes, local batch
   std::map<Key, PolluxStepPrediction> done;
   std::map<int64_t, std::vector<OpCost>> chip_costs;  // systemc: per local batch
-  const SystemcUpdate chip(c.hw, c.step, c.hw.array.bytes_per_element);
+  const SystemcUpdate chip(c.hw, c.step, c.precision);
   std::vector<PolluxStepPrediction> out;
   out.reserve(rows.size());
   for (const PlacementRow& row : rows) {
@@ -209,7 +209,7 @@ std::vector<PolluxStepPrediction> predict_pollux_rows(const Case& c, const std::
       } else {
         auto costs = chip_costs.find(row.local_bsz);
         if (costs == chip_costs.end()) costs = chip_costs.emplace(row.local_bsz, chip.op_costs(row.local_bsz)).first;
-        const SystemcUpdate model(m.hw, c.step, m.hw.array.bytes_per_element);
+        const SystemcUpdate model(m.hw, c.step, c.precision);
         p = from_result(model.simulate_with(costs->second, row.local_bsz * m.learners, m.learners));
       }
       it = done.emplace(key, p).first;

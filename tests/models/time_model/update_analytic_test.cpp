@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/precision.h"
 #include "core/config_doc.h"
 #include "core/lowering.h"
 #include "sim/analytic/chip_analytic.h"
@@ -18,7 +19,7 @@ HardwareSpec npu() {
   HardwareSpec hw;
   hw.name = "t";
   hw.clock_hz = 1e9;
-  hw.array = {32, 32, 1, Dataflow::WeightStationary, 1};
+  hw.array = {32, 32, 1, Dataflow::WeightStationary};
   hw.vector = {32, 1};
   hw.sram = {1e12, 1e15, 1};   // never the bound
   hw.dram = {"hbm2", 1e12, 1e15, 0, 1};
@@ -33,7 +34,7 @@ HardwareSpec npu() {
 // cycles; SCALE-Sim's reference report says Total Cycles 877 (the index of the last write). The
 // exposed first fetch and last write take picoseconds at 1 PB/s.
 TEST(ChipAnalytic, GemmTakesFoldCyclesWhenMemoryIsFree) {
-  const ChipAnalytic chip(npu(), 1);
+  const ChipAnalytic chip(npu(), mixed_precision(DataType::Int8));
   const OpCost c = chip.gemm_cost({784, 32, 25});
   EXPECT_EQ(c.cycles, 878);
   EXPECT_NEAR(c.seconds, 878e-9, 1e-10);
@@ -43,7 +44,7 @@ TEST(ChipAnalytic, GemmTakesFoldCyclesWhenMemoryIsFree) {
 TEST(ChipAnalytic, FoldsSpreadOverArrays) {
   HardwareSpec hw = npu();
   hw.array.count = 4;
-  const ChipAnalytic chip(hw, 1);
+  const ChipAnalytic chip(hw, mixed_precision(DataType::Int8));
   // ws on 32x32: K=800 -> 25 row folds, N=64 -> 2 col folds: 50 folds, 13 per array.
   const OpCost c = chip.gemm_cost({196, 64, 800});
   EXPECT_EQ(c.cycles, 13 * (64 + 32 + 196 - 2));
@@ -53,7 +54,7 @@ TEST(ChipAnalytic, FoldsSpreadOverArrays) {
 TEST(ChipAnalytic, DramBoundWhenBandwidthIsScarce) {
   HardwareSpec hw = npu();
   hw.dram.bandwidth_bytes_per_s = 1e9;  // 1 B/ns
-  const ChipAnalytic chip(hw, 1);
+  const ChipAnalytic chip(hw, mixed_precision(DataType::Int8));
   const OpCost c = chip.gemm_cost({784, 32, 25});
   EXPECT_DOUBLE_EQ(c.dram_bytes, 784.0 * 25 + 25.0 * 32 + 784.0 * 32);
   EXPECT_NEAR(c.seconds, (319 * 64 + 878 + 392 * 64) * 1e-9, 1e-15);
@@ -64,7 +65,7 @@ TEST(ChipAnalytic, DramBoundWhenBandwidthIsScarce) {
 TEST(ChipAnalytic, BlockedTrafficIsLinearInTheBatch) {
   HardwareSpec hw = npu();
   hw.sram.capacity_bytes = 512 * 1024;
-  const ChipAnalytic chip(hw, 1);
+  const ChipAnalytic chip(hw, mixed_precision(DataType::Int8));
   const double m = 1152, n = 128;
   const OpCost c1 = chip.gemm_cost({1152, 128, 32 * 1024});
   const OpCost c2 = chip.gemm_cost({1152, 128, 64 * 1024});
@@ -82,7 +83,7 @@ TEST(AnalyticUpdate, OneLearnerHasNoAllReduce) {
   d.name = "fc";
   d.units = 8;
   n.layers = {d};
-  const AnalyticUpdate u(npu(), lower_training_step(resolve_network(n)), 1);
+  const AnalyticUpdate u(npu(), lower_training_step(resolve_network(n)), mixed_precision(DataType::Int8));
   const UpdateResult r = u.simulate(32, 1);
   EXPECT_EQ(r.breakdown.allreduce_s, 0.0);
   EXPECT_DOUBLE_EQ(r.breakdown.t_update_s, r.breakdown.forward_s + r.breakdown.backward_s + r.breakdown.optimizer_s);
@@ -101,7 +102,7 @@ TEST(AnalyticUpdate, SingleBucketIsFullyExposed) {
   HardwareSpec hw = npu();
   hw.interconnect.bucket_bytes = 1e12;
   const LoweredStep step = lower_training_step(resolve_network(n));
-  const AnalyticUpdate u(hw, step, 2);
+  const AnalyticUpdate u(hw, step, mixed_precision(DataType::Bf16));
   const UpdateResult r = u.simulate(64, 8);
   EXPECT_EQ(r.per_learner_batch, 8);
   EXPECT_NEAR(r.breakdown.allreduce_s, ring_allreduce_s(8, 2.0 * step.params, 1e-6, 1e9), 1e-15);
@@ -110,7 +111,7 @@ TEST(AnalyticUpdate, SingleBucketIsFullyExposed) {
   // and overlaps layer 1's backward; layer 1's starts when both backward and the first are done.
   hw.interconnect.bucket_bytes = 1;
   std::vector<LayerRecord> rec;
-  const UpdateResult two = AnalyticUpdate(hw, step, 2).simulate(64, 8, &rec);
+  const UpdateResult two = AnalyticUpdate(hw, step, mixed_precision(DataType::Bf16)).simulate(64, 8, &rec);
   double t = 0, t_first_grad = -1;
   for (const LayerRecord& l : rec) {
     if (l.phase == Phase::Update) continue;
@@ -137,18 +138,18 @@ TEST(AnalyticUpdate, GradientAccumulationWhenTheBatchDoesNotFit) {
   ASSERT_GT(step.activation_elements_per_sample, 0);
   HardwareSpec hw = npu();
   hw.interconnect.bucket_bytes = 1;
-  const UpdateResult fits = AnalyticUpdate(hw, step, 2).simulate(64, 8);  // 8 per learner
+  const UpdateResult fits = AnalyticUpdate(hw, step, mixed_precision(DataType::Bf16)).simulate(64, 8);  // 8 per learner
   // Mixed precision (2-byte elements): bf16 weights and gradients, fp32 master copy and momentum,
   // 2 + 2 + 4 + 4 = 12 bytes per parameter; per sample the activations kept for backward and the
   // largest op output (256 elements), 2 bytes each. Room for exactly 10 samples.
   const double per_sample = 2.0 * step.activation_elements_per_sample + 2.0 * 256;
   hw.dram.capacity_bytes = 12.0 * step.params + 10.0 * per_sample;
-  const MemoryNeed need = plain_memory_need(step, 2);
+  const MemoryNeed need = plain_memory_need(step, mixed_precision(DataType::Bf16).bytes);
   EXPECT_DOUBLE_EQ(need.fixed_bytes, 12.0 * step.params);
   EXPECT_DOUBLE_EQ(need.per_sample_bytes, per_sample);
   EXPECT_EQ(accumulation_steps(hw, need, 10), 1);
   EXPECT_EQ(accumulation_steps(hw, need, 11), 2);
-  const UpdateResult r = AnalyticUpdate(hw, step, 2).simulate(256, 8);  // 32 per learner: 4 x 8
+  const UpdateResult r = AnalyticUpdate(hw, step, mixed_precision(DataType::Bf16)).simulate(256, 8);  // 32 per learner: 4 x 8
   EXPECT_EQ(r.per_learner_batch, 32);
   EXPECT_EQ(r.accumulation_steps, 4);
   const UpdateBreakdown &a = r.breakdown, &f = fits.breakdown;
@@ -158,7 +159,7 @@ TEST(AnalyticUpdate, GradientAccumulationWhenTheBatchDoesNotFit) {
   EXPECT_NEAR(a.allreduce_exposed_s, f.allreduce_exposed_s, 1e-15);
   EXPECT_NEAR(a.optimizer_s, f.optimizer_s, 1e-15);
   hw.dram.capacity_bytes = 12.0 * step.params;  // not even one sample
-  EXPECT_THROW(AnalyticUpdate(hw, step, 2).simulate(8, 1), ConfigError);
+  EXPECT_THROW(AnalyticUpdate(hw, step, mixed_precision(DataType::Bf16)).simulate(8, 1), ConfigError);
 }
 
 // PyTorch DDP's bucketing: parameters assigned in definition order, the first bucket closing at
@@ -189,6 +190,59 @@ TEST(StepProfile, BucketsAsPyTorchDdp) {
   StepProfileBuilder tiny(step, 1.0, 1048576, 4, 1, nullptr);
   for (const Op& op : step.ops) tiny.add(op, one_second);
   EXPECT_EQ(tiny.done().buckets.size(), 4u);
+}
+
+}  // namespace kp
+
+namespace kp {
+
+// A precision change moves bytes and time as hand-computed (core/precision.h). The DRAM-bound
+// GEMM above at 2-byte operands: A + B = 2 x (784 x 25 + 25 x 32) = 40,800 B in 638 bursts of 64 B,
+// C = 2 x 784 x 32 = 50,176 B in 784 bursts, the same 878-cycle fold between them.
+TEST(Precision, WiderOperandsMoveTwiceTheBytes) {
+  HardwareSpec hw = npu();
+  hw.dram.bandwidth_bytes_per_s = 1e9;  // 1 B/ns
+  const OpCost c = ChipAnalytic(hw, mixed_precision(DataType::Bf16)).gemm_cost({784, 32, 25});
+  EXPECT_DOUBLE_EQ(c.dram_bytes, 2 * (784.0 * 25 + 25.0 * 32 + 784.0 * 32));
+  EXPECT_NEAR(c.seconds, (638 * 64 + 878 + 784 * 64) * 1e-9, 1e-15);
+}
+
+// A type the array runs at half its geometry's rate (peak / (2 R C count clock) = 0.5) takes
+// twice the fold's 878 cycles when memory is free; the exposed first fetch (4-byte A + B: 1275
+// bursts) and last write (1568 bursts) take 64 B each at 1 PB/s.
+TEST(Precision, AHalfRateTypeDoublesTheFoldTime) {
+  Precision p = mixed_precision(DataType::Fp32);
+  p.matmul_speed = 0.5;
+  const OpCost c = ChipAnalytic(npu(), p).gemm_cost({784, 32, 25});
+  EXPECT_EQ(c.cycles, 878);  // the array's cycles at its geometry rate
+  EXPECT_NEAR(c.seconds, 2 * 878e-9 + (1275 + 1568) * 64 / 1e15, 1e-18);
+}
+
+// The all-reduce carries the gradients' type: amp_bf16 keeps fp32 gradients (4 B per parameter),
+// so the ring moves twice the bytes of 2-byte gradients over the same links.
+TEST(Precision, TheAllReduceFollowsTheGradientType) {
+  NetworkSpec n;
+  n.input = {256, 1, 1};
+  LayerSpec d;
+  d.kind = LayerKind::Dense;
+  d.name = "fc";
+  d.units = 256;
+  n.layers = {d, d};
+  HardwareSpec hw = npu();
+  hw.interconnect.bucket_bytes = 1e12;
+  const LoweredStep step = lower_training_step(resolve_network(n));
+  PrecisionPolicy amp;
+  ASSERT_TRUE(precision_preset("amp_bf16", amp));
+  Precision p;
+  p.policy = amp, p.bytes = tensor_bytes(amp);
+  const UpdateResult r = AnalyticUpdate(hw, step, p).simulate(64, 8);
+  EXPECT_NEAR(r.breakdown.allreduce_s, ring_allreduce_s(8, 4.0 * static_cast<double>(step.params), 1e-6, 1e9), 1e-15);
+  // Forward products read 2-byte operands and the optimizer's work moves 4-byte master weights.
+  const ChipAnalytic chip(hw, p);
+  for (const Op& op : step.ops) {
+    if (op.phase == Phase::Update) EXPECT_EQ(chip.op_bytes(op), 4);
+    else EXPECT_EQ(chip.op_bytes(op), 2);
+  }
 }
 
 }  // namespace kp
