@@ -69,6 +69,22 @@ TEST(PublishedCurve, BadRowsAreLocatedAndAllReported) {
   std::filesystem::remove(no_col);
 }
 
+// A workload's `step_curve: {source: file}` (read_curve_csv) must not fit optimizers, targets and
+// schedules together: the plain reader refuses a published-steps file at its `measure` column.
+TEST(PublishedCurve, PlainCurveReaderRefusesAPublishedFile) {
+  const std::string path = write_temp("plain.csv",
+                                      "batch,steps,target,optimizer,measure,source\n"
+                                      "256,1000,0.75,momentum,schedule,a\n");
+  try {
+    read_curve_csv(path);
+    ADD_FAILURE() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ":1:30: error: measure: a published-steps file"), std::string::npos)
+        << e.what();
+  }
+  std::filesystem::remove(path);
+}
+
 // The shipped file: every row parses; the MLPerf reference runs and Goyal et al.'s two schedules
 // are told apart by optimizer, measure and target.
 TEST(PublishedCurve, ShippedResNet50FileSeparatesOptimizersAndMeasures) {
