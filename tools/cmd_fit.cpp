@@ -6,14 +6,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/config_error.h"
 #include "core/json_writer.h"
+#include "models/step_curve/csv_table.h"
 #include "models/step_curve/curve_csv.h"
 #include "models/step_curve/pollux_trace.h"
+#include "models/step_curve/published_curve.h"
 #include "models/step_curve/step_law_fit.h"
 #include "tools/cli_common.h"
 #include "tools/commands.h"
@@ -135,11 +138,37 @@ void print_json(std::ostream& out, const std::string& source, const StepLawFit& 
   }
 }
 
+// The curves a published-steps file holds, as "optimizer at target (measure, runs)" for errors.
+std::string published_groups(const std::vector<PublishedRun>& runs) {
+  std::map<std::string, int> groups;
+  for (const PublishedRun& r : runs)
+    ++groups[r.optimizer + " --target " + num(r.target, "%g") +
+             (r.measure == PublishedMeasure::schedule ? " (schedule)" : "")];
+  std::string out;
+  for (const auto& [g, n] : groups) out += (out.empty() ? "" : "; ") + ("--optimizer " + g) + " x" + std::to_string(n);
+  return out;
+}
+
+// A published-steps file (published_curve.h) mixes optimizers and targets, so one curve is
+// picked: its to_target runs, averaged per batch size (seeds of one setting, not a search).
+std::vector<CurvePoint> published_points(const std::string& path, const std::string& optimizer, double target) {
+  const std::vector<PublishedRun> runs = read_published_curve(path);
+  if (optimizer.empty() || std::isnan(target))
+    throw ConfigError("kneepoint fit", path + " holds published runs of several curves: give --optimizer and "
+                                       "--target to fit one (here: " + published_groups(runs) + ")");
+  const std::vector<CurvePoint> picked = select_runs(runs, optimizer, PublishedMeasure::to_target, target);
+  if (picked.empty())
+    throw ConfigError("kneepoint fit", "--optimizer " + optimizer + " --target " + num(target, "%g") +
+                                           ": no to_target runs in " + path + " (here: " + published_groups(runs) + ")");
+  return mean_per_batch(picked);
+}
+
 }  // namespace
 
 int run_fit(const Args& args) {
   std::string curve, pollux_dir, format = "text", write_curve;
-  double threshold = std::nan("");
+  double threshold = std::nan(""), target = std::nan("");
+  std::string optimizer;
   FitOptions options;
   po::options_description desc("options");
   desc.add_options()
@@ -147,6 +176,9 @@ int run_fit(const Args& args) {
       ("pollux", po::value(&pollux_dir), "directory of Pollux validation-<B>.csv traces instead of a CSV")
       ("threshold", po::value(&threshold),
        "with --pollux: validation accuracy to reach (default: the best accuracy of the worst run)")
+      ("optimizer", po::value(&optimizer),
+       "published-steps CSV (columns target,optimizer,measure): the optimizer of the curve to fit")
+      ("target", po::value(&target), "published-steps CSV: the target of the curve to fit (e.g. 0.759)")
       ("format", po::value(&format), "text | json")
       ("bootstrap", po::value(&options.bootstrap_resamples), "bootstrap resamples (default 1000; 0 = none)")
       ("seed", po::value<int64_t>(), "bootstrap seed (default 1)")
@@ -154,7 +186,7 @@ int run_fit(const Args& args) {
   po::positional_options_description positional;
   positional.add("curve", 1);
   po::variables_map vm;
-  if (!parse_options("fit", "kneepoint fit CURVE.csv | --pollux DIR [--threshold X] [--format text|json]",
+  if (!parse_options("fit", "kneepoint fit CURVE.csv [--optimizer O --target T] | --pollux DIR [--threshold X] [--format text|json]",
                      args, desc, vm, &positional))
     return 0;
   if (curve.empty() == pollux_dir.empty())
@@ -163,6 +195,8 @@ int run_fit(const Args& args) {
     throw ConfigError("kneepoint fit", "--format: expected text or json, got \"" + format + "\"");
   if (vm.count("threshold") && pollux_dir.empty())
     throw ConfigError("kneepoint fit", "--threshold applies to --pollux traces only");
+  if ((vm.count("optimizer") || vm.count("target")) && !pollux_dir.empty())
+    throw ConfigError("kneepoint fit", "--optimizer and --target apply to a published-steps CSV, not --pollux");
   if (options.bootstrap_resamples < 0)
     throw ConfigError("kneepoint fit", "--bootstrap: expected an integer >= 0");
   options.seed = seed_option(vm, options.seed);
@@ -186,7 +220,11 @@ int run_fit(const Args& args) {
     pollux.b_simple_median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
     source = pollux_dir;
   } else {
-    trials = read_curve_csv(curve);
+    const bool published = read_csv_table(curve).find("measure") >= 0;
+    if (!published && (vm.count("optimizer") || vm.count("target")))
+      throw ConfigError("kneepoint fit", "--optimizer and --target apply to a published-steps CSV (columns "
+                                         "target,optimizer,measure); " + curve + " has no `measure` column");
+    trials = published ? published_points(curve, optimizer, target) : read_curve_csv(curve);
     source = curve;
     extras = read_curve_extras(curve);
   }

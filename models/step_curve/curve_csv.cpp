@@ -36,6 +36,10 @@ std::vector<CurvePoint> read_curve_csv(const std::string& path) {
     throw ConfigError({{path, table.header_line, 1, "", "header lacks the column `" + missing +
                                             "` (expected at least `batch,steps`)"}});
   }
+  if (table.find("measure") >= 0)
+    throw ConfigError({{path, table.header_line, table.header_cols[table.find("measure")], "measure",
+                        "a published-steps file (published_curve.h) holds several curves; fit one with "
+                        "`kneepoint fit " + path + " --optimizer O --target T` and give its law"}});
   std::vector<CurvePoint> points;
   for (const CsvRow& row : table.rows) {
     CurvePoint p;

@@ -24,8 +24,10 @@ struct CurvePoint {
   double steps = 0.0;  // updates to target, > 0; +infinity = the trial failed
 };
 
-// Throws ConfigError naming file:line:col for every bad row (all collected, one throw), and for a
-// file without data rows; read_csv_table()'s limits (size, rows) apply.
+// Throws ConfigError naming file:line:col for every bad row (all collected, one throw), for a
+// file without data rows, and for a published-steps file (a `measure` column, published_curve.h),
+// whose rows belong to several curves that must not be fitted together; read_csv_table()'s limits
+// (size, rows) apply.
 std::vector<CurvePoint> read_curve_csv(const std::string& path);
 
 // The provenance of a curve file: its leading `# key: value` comment lines as a map (the first

@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "models/step_curve/published_curve.h"
+#include "models/step_curve/step_law_fit.h"
 #include "tests/scratch_dir.h"
 #include "tests/tools/tiny_curve_workload.h"
 
@@ -157,6 +159,28 @@ TEST(CurveCli, BadOptionsExit2) {
   EXPECT_EQ(wait_exit(spawn({KP_CLI, "fit", dir() + "/bad.csv", "--seed", "-1"}, log)), 2);
   EXPECT_NE(slurp(log).find("--seed: error: expected an integer >= 0"), std::string::npos)
       << slurp(log);
+}
+
+// kneepoint fit on a published-steps CSV fits the picked curve's per-batch means, the same points
+// (and so the same law) as fit_step_law(mean_per_batch(select_runs(...))) in-process.
+TEST(CurveCli, FitPicksOneCurveOfAPublishedFile) {
+  const std::string csv = std::string(KP_SOURCE_DIR) + "/workloads/published/resnet50_imagenet_steps.csv";
+  const std::string log = dir() + "/published_fit.json";
+  ASSERT_EQ(wait_exit(spawn({KP_CLI, "fit", csv, "--optimizer", "lars", "--target", "0.759", "--format", "json",
+                             "--bootstrap", "0"},
+                            log)),
+            0)
+      << slurp(log);
+  const std::string json = slurp(log);
+  const std::string key = "\"n_inf\": {\"value\": ";
+  const size_t at = json.find(key);
+  ASSERT_NE(at, std::string::npos) << json;
+  const double n_inf = std::strtod(json.c_str() + at + key.size(), nullptr);
+  const kp::StepLawFit fit = kp::fit_step_law(
+      kp::mean_per_batch(kp::select_runs(kp::read_published_curve(csv), "lars", kp::PublishedMeasure::to_target, 0.759)),
+      {.bootstrap_resamples = 0});
+  EXPECT_NEAR(n_inf, fit.law.n_inf, 1e-6 * fit.law.n_inf) << json;
+  EXPECT_NE(json.find("\"method\": \"none\""), std::string::npos) << json;
 }
 
 }  // namespace
