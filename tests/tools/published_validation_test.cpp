@@ -96,3 +96,37 @@ TEST(PublishedValidation, TheResNet50RowsRun) {
 }
 
 }  // namespace kp
+
+namespace kp {
+
+// A published large-model run with its layout: the row predicts what simulate --layout does.
+TEST(PublishedValidation, LayoutColumnsTimeTheRunUnderItsLayout) {
+  const std::string csv =
+      "hw,workload,precision,chips,batch_per_chip,samples_per_s,source,tp,pp,micro_batch,recompute,zero\n"
+      "hw_configs/h100_cluster.yaml,workloads/gpt2_medium.yaml,amp_bf16,16,8,100,made up,2,2,2,selective,1\n"
+      "hw_configs/h100_cluster.yaml,workloads/gpt2_medium.yaml,amp_bf16,16,8,100,made up,,,,,\n";
+  const std::vector<PublishedRow> rows = read_published(write_csv("pub_layout.csv", csv), kSrc);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_TRUE(rows[0].has_layout);
+  EXPECT_EQ(rows[0].layout.text(), "dp=0,tp=2,pp=2,zero=1,recompute=selective,micro_batch=2");
+  EXPECT_FALSE(rows[1].has_layout);
+  const std::vector<PublishedPrediction> pred = predict_published(rows, "analytic");
+  const Case c = load_update_case(kSrc + "/hw_configs/h100_cluster.yaml", kSrc + "/workloads/gpt2_medium.yaml",
+                                  {"workload.precision=amp_bf16"});
+  LayoutChoice l = parse_layout_text("tp=2,pp=2,micro_batch=2,recompute=selective,zero=1", "test");
+  EXPECT_DOUBLE_EQ(pred[0].t_update_s, make_update_model(c, "analytic", &l)->simulate(128, 16).breakdown.t_update_s);
+  EXPECT_DOUBLE_EQ(pred[1].t_update_s, make_update_model(c, "analytic")->simulate(128, 16).breakdown.t_update_s);
+  EXPECT_NE(pred[0].t_update_s, pred[1].t_update_s);
+  // A layout that does not divide the chips is an error at its first field.
+  const std::string bad = "hw,workload,precision,chips,batch_per_chip,samples_per_s,source,tp\n"
+                          "hw_configs/h100_cluster.yaml,workloads/gpt2_medium.yaml,amp_bf16,4,8,100,made up,8\n";
+  try {
+    predict_published(read_published(write_csv("pub_layout_bad.csv", bad), kSrc), "analytic");
+    FAIL();
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(":2:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not a multiple of tp x pp = 8"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace kp

@@ -13,6 +13,7 @@
 #include "core/precision.h"
 #include "core/units.h"
 #include "sim/analytic/collective_analytic.h"
+#include "sim/layout_search.h"
 #include "tools/study/update_case.h"
 
 namespace kp {
@@ -70,18 +71,26 @@ std::string resolve(const std::string& root, const std::string& p) {
   return (root.empty() ? std::string(".") : root) + "/" + p;
 }
 
-// Layouts other than plain data parallelism are refused where they are written.
-void refuse_layouts(RowReader& r, int64_t batch_per_chip) {
-  const std::string why = ": layouts (tensor/pipeline parallelism, ZeRO, recomputation, micro-batches) are not "
-                          "supported by validate yet";
-  for (const char* key : {"tp", "pp"})
-    if (r.has(key) && r.field(key).text != "1") r.error(key, std::string("expected 1") + why + ", got \"" + r.field(key).text + "\"");
-  if (r.has("recompute") && r.field("recompute").text != "none")
-    r.error("recompute", "expected none" + why + ", got \"" + r.field("recompute").text + "\"");
-  if (r.has("zero") && r.field("zero").text != "0") r.error("zero", "expected 0" + why + ", got \"" + r.field("zero").text + "\"");
-  if (r.has("micro_batch") && r.field("micro_batch").text != std::to_string(batch_per_chip))
-    r.error("micro_batch", "expected batch_per_chip (" + std::to_string(batch_per_chip) + ")" + why + ", got \"" +
-                               r.field("micro_batch").text + "\"");
+// The optional layout columns, each at its field.
+void read_layout(RowReader& r, PublishedRow& row) {
+  Layout& l = row.layout;
+  auto written = [&](const char* key) {
+    if (!r.has(key)) return false;
+    if (!row.has_layout) row.layout_col = r.field(key).col, row.layout_key = key;
+    row.has_layout = true;
+    return true;
+  };
+  if (written("tp")) l.tp = r.integer("tp", 1, 1024);
+  if (written("pp")) l.pp = r.integer("pp", 1, 4096);
+  if (written("zero")) l.zero = static_cast<int>(r.integer("zero", 0, 3));
+  if (written("micro_batch")) l.micro_batch = r.integer("micro_batch", 1, limits::kBatch);
+  if (written("recompute")) {
+    const std::string t = r.field("recompute").text;
+    if (t == "none") l.recompute = Recompute::None;
+    else if (t == "selective") l.recompute = Recompute::Selective;
+    else if (t == "full") l.recompute = Recompute::Full;
+    else r.error("recompute", "expected none, selective or full, got \"" + t + "\"");
+  }
 }
 
 }  // namespace
@@ -142,7 +151,7 @@ std::vector<PublishedRow> read_published(const std::string& path, const std::str
     row.batch_per_chip = r.integer("batch_per_chip", 1, limits::kBatch);
     row.samples_per_s = r.positive("samples_per_s");
     row.source = r.text("source");
-    refuse_layouts(r, row.batch_per_chip);
+    read_layout(r, row);
     rows.push_back(row);
   }
   if (errors.empty() && !header) errors.push_back(Diagnostic{path, 0, 0, "", "no header line (hw,workload,...)"});
@@ -168,7 +177,19 @@ std::vector<PublishedPrediction> predict_published(const std::vector<PublishedRo
     if (const std::string why = learners_problem(hw.interconnect, row.chips); !why.empty()) throw at("chips", why);
     const Case c = load_update_case(row.hw, row.workload, {"workload.precision=" + row.precision});
     const int64_t batch = row.chips * row.batch_per_chip;
-    const UpdateResult r = make_update_model(c, fidelity)->simulate(batch, row.chips);
+    LayoutChoice layout;
+    layout.fixed = row.layout;
+    const auto model = make_update_model(c, fidelity, row.has_layout ? &layout : nullptr);
+    const auto layout_error = [&](const std::string& message) {
+      return ConfigError({Diagnostic{row.origin, row.line, row.layout_col, row.layout_key, message}});
+    };
+    if (const auto* lm = dynamic_cast<const LayoutModel*>(model.get()))
+      if (const std::string why = lm->problem(batch, row.chips); !why.empty()) throw layout_error(why);
+    const UpdateResult r = model->simulate(batch, row.chips);
+    if (!r.fits)
+      throw layout_error("the step does not fit device memory under " + r.layout.text() + " (" +
+                         format_quantity(r.memory.total(), Dim::Bytes) + " of " +
+                         format_quantity(r.memory.capacity, Dim::Bytes) + ")");
     PublishedPrediction p;
     p.t_update_s = r.breakdown.t_update_s;
     p.samples_per_s = static_cast<double>(batch) / p.t_update_s;

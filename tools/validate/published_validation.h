@@ -5,13 +5,16 @@
 // (columns in any order after one header line; `#` lines and blank lines skipped; optional
 // columns tp, pp, micro_batch, recompute, zero) and throws one ConfigError with every problem at
 // file:line:col; hw and workload paths are relative to `root` (the repository) unless absolute.
-// Layouts other than plain data parallelism (tp = pp = 1, zero = 0, recompute = none,
-// micro_batch = batch_per_chip) are refused at their field: validate does not model them yet.
-// predict_published() simulates each row: chips learners at chips x batch_per_chip samples with
-// the row's precision preset overriding the workload's.
+// The optional columns give the run's parallel layout (core/layout_spec.h; empty fields take the
+// defaults: tp = pp = 1, zero 0, recompute none, micro_batch automatic), dp = chips / (tp pp).
+// predict_published() simulates each row: chips at chips x batch_per_chip samples (the global
+// batch) with the row's precision preset overriding the workload's, under its layout when a
+// layout column is given (sim/layout_search.h), else plain data parallelism.
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "core/layout_spec.h"
 
 namespace kp {
 
@@ -25,6 +28,10 @@ struct PublishedRow {
   double samples_per_s = 0;        // measured
   std::string source;
   int precision_col = 0, chips_col = 0;  // where those fields start (errors found when predicting)
+  bool has_layout = false;         // a layout column has a value
+  Layout layout;
+  int layout_col = 0;              // the first layout field written, and its column name
+  std::string layout_key;
 };
 
 std::vector<PublishedRow> read_published(const std::string& path, const std::string& root);
@@ -36,7 +43,8 @@ struct PublishedPrediction {
 };
 
 // fidelity: "analytic" or "systemc". Throws ConfigError (at the row) for a row its hardware
-// cannot run: too many chips, or a precision its arrays lack.
+// cannot run: too many chips, a precision its arrays lack, a layout that does not divide the
+// chips or does not fit device memory.
 std::vector<PublishedPrediction> predict_published(const std::vector<PublishedRow>& rows, const std::string& fidelity);
 
 // Pairs (a, b), a < b, of rows with the same workload that differ in hardware or precision at
