@@ -21,6 +21,7 @@
 #include "core/config_doc.h"
 #include "models/time_model/time_model.h"
 #include "sim/tiled_cost_cache.h"
+#include "tools/bench_timing.h"
 #include "tools/study/case_loader.h"
 #include "tools/study/design_eval.h"
 #include "tools/study/design_space.h"
@@ -28,16 +29,8 @@
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string a, b, c;
-  in >> a >> b >> c;
-  return a + " " + b + " " + c;
-}
+using kp::load_average;
+using kp::seconds_since;
 
 void bench_points(const std::string& src) {
   const char* workloads[] = {"fmnist_mlp",        "fmnist_simple_cnn", "resnet18_cifar10",

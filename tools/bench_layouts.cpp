@@ -6,26 +6,14 @@
 // Usage: bench_layouts [SOURCE_DIR]
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <string>
 
 #include "sim/layout_search.h"
+#include "tools/bench_timing.h"
 #include "tools/study/case_loader.h"
 
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-std::string load_average() {
-  std::ifstream in("/proc/loadavg");
-  std::string a, b, c;
-  in >> a >> b >> c;
-  return a + " " + b + " " + c;
-}
-
-}  // namespace
+using kp::load_average;
+using kp::seconds_since;
 
 int main(int argc, char** argv) {
   const std::string src = argc > 1 ? argv[1] : KP_SOURCE_DIR;

@@ -4,6 +4,8 @@
 // and the whole process's CPU time (all threads of a multi-threaded call).
 #include <chrono>
 #include <cstdint>
+#include <fstream>
+#include <string>
 
 #include "core/cpu_clock.h"
 
@@ -28,6 +30,19 @@ BenchTiming time_of(F&& f, double min_s) {
   } while (elapsed < min_s || n < 3);
   return {elapsed / double(n), (thread_cpu_s() - c0) / double(n),
           (process_cpu_s() - p0) / double(n)};
+}
+
+// Seconds of wall time since t0.
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The 1, 5 and 15 minute load averages: the benchmarks print them because the cores are shared.
+inline std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string a, b, c;
+  in >> a >> b >> c;
+  return a + " " + b + " " + c;
 }
 
 }  // namespace kp
