@@ -101,10 +101,10 @@ TEST(StudyJournalCheck, OutOfRangeFieldsAreAnErrorAtTheirLine) {
     size_t token;
     std::string value, message;
   } cases[] = {
-      {0, "4", "design index 4 is outside the study's 4 design points"},
+      {0, "8", "design index 8 is outside the study's 8 design points"},
       {0, "-1", "expected a count or index >= 0, got -1"},
       {0, "99999999999999999999", "expected an integer"},
-      {4, "7", "workload index 7 is outside the study's 1 workloads"},
+      {4, "7", "workload index 7 is outside the study's 2 workloads"},
       {5, "1000000000", "a count of 1000000000 items exceeds the record"},  // overrides
       {1, "bad%zzname", "bad escape"},
   };
