@@ -67,8 +67,12 @@ Prediction predict(const UpdateModel& model, const StepLaw& law, const HardwareS
     for (int64_t m : ms) {
       if (m < p) continue;
       const TimePoint tp = evaluate_point(model, law, hw, m, p);
+      if (!tp.fits) {
+        ++out.infeasible_points;
+        continue;
+      }
       out.points.push_back(tp);
-      if (tp.fits && tp.t_total_s < row.best.t_total_s) row.best = tp;
+      if (tp.t_total_s < row.best.t_total_s) row.best = tp;
     }
     if (row.best.batch == 0) continue;  // no batch in the grid is large enough for this P
     row.weak = evaluate_point(model, law, hw, options.weak_per_learner_batch * p, p);

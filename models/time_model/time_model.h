@@ -1,7 +1,8 @@
 #pragma once
 // Training time T(M, P) = N(M) * T_update(M, P) (Perrone et al. 2019) on grids of global batch M
-// and learners P. Contract: points with M < P are skipped (a learner needs a sample); for each P
-// the best M minimises T; the knee is the smallest P at which doubling P improves the best time
+// and learners P. Contract: points with M < P are skipped (a learner needs a sample), points that
+// do not fit device memory are counted (infeasible_points), not listed; for each P the best M
+// minimises T; the knee is the smallest P at which doubling P improves the best time
 // by less than `knee_threshold` (0.1 = 10%); weak scaling keeps M/P fixed.
 #include <cstdint>
 #include <vector>
@@ -38,7 +39,8 @@ struct PredictOptions {
 };
 
 struct Prediction {
-  std::vector<TimePoint> points;
+  std::vector<TimePoint> points;     // the points that fit device memory
+  int64_t infeasible_points = 0;     // (M, P) points of the grid that do not (not in `points`)
   std::vector<ScalingRow> scaling;   // one per P, ascending
   int64_t knee_learners = 0;         // 0 when no doubling in the grid falls under the threshold
   TimePoint knee;                    // the best point at the knee P (or at the largest P)

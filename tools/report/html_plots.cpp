@@ -148,7 +148,7 @@ std::string plot_strong_weak(const StudyResult& r, const std::vector<size_t>& de
     for (const ScalingRow& row : r.systems[i].prediction.scaling) {
       x.add(static_cast<double>(row.learners));
       y.add(row.best.t_total_s);
-      y.add(row.weak.t_total_s);
+      if (row.weak.fits) y.add(row.weak.t_total_s);
     }
   const Range xp = x.padded_log(), yp = y.padded_log();
   SvgPlot p("Strong (best M, solid) vs weak scaling (M/P = " + std::to_string(r.spec.weak_per_learner_batch) +
@@ -162,7 +162,7 @@ std::string plot_strong_weak(const StudyResult& r, const std::vector<size_t>& de
     std::vector<XY> strong, weak;
     for (const ScalingRow& row : s.prediction.scaling) {
       strong.push_back({static_cast<double>(row.learners), row.best.t_total_s});
-      weak.push_back({static_cast<double>(row.learners), row.weak.t_total_s});
+      if (row.weak.fits) weak.push_back({static_cast<double>(row.learners), row.weak.t_total_s});
     }
     p.polyline(strong, series_color(i), design_label(s) + " strong");
     p.markers(strong, series_color(i), "");

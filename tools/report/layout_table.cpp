@@ -18,8 +18,8 @@ struct Row {
 
 // The design's rows and its count of infeasible points.
 std::vector<Row> rows_of(const SystemResult& s, int64_t& infeasible, int64_t& points) {
-  infeasible = 0, points = static_cast<int64_t>(s.prediction.points.size());
-  for (const TimePoint& p : s.prediction.points) infeasible += p.fits ? 0 : 1;
+  infeasible = s.prediction.infeasible_points;
+  points = static_cast<int64_t>(s.prediction.points.size()) + infeasible;
   std::vector<Row> rows;
   for (const ScalingRow& row : s.prediction.scaling) {
     const TimePoint& b = row.best;

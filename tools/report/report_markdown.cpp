@@ -64,7 +64,7 @@ std::string report_markdown(const StudyResult& r) {
             " | " + std::to_string(b.batch) + " | " + fmt("%.0f", b.steps) + " | " + fmt("%.4g", b.t_update_s * 1e3) +
             " | " + fmt("%.4g", b.breakdown.allreduce_exposed_s * 1e3) + " | " + fmt("%.4g", b.t_total_s) + " | " +
             fmt("%.3g", row.speedup) + " | " + fmt("%.4g", b.energy_j) + " | " + fmt("%.3g", b.cost_usd) + " | " +
-            fmt("%.4g", row.weak.t_total_s) + " |\n";
+            (row.weak.fits ? fmt("%.4g", row.weak.t_total_s) : std::string("does not fit")) + " |\n";
     }
   }
   for (const WorkloadResult& w : r.workloads) {

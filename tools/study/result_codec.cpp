@@ -319,6 +319,7 @@ std::string encode_design(const SystemResult& s) {
   o.i(s.power_modelled ? 1 : 0).d(s.tdp_w).d(s.area_m2).d(s.chip_price_usd);
   for (const TimePoint* t : chip_energy_points(s)) o.d(t->chip_energy_j);
   for (const TimePoint* t : chip_energy_points(s)) put_layout(o, *t);
+  o.i(p.infeasible_points);
   return o.text();
 }
 
@@ -360,6 +361,9 @@ SystemResult decode_design(const std::string& text) {
   s.chip_price_usd = in.d();
   for (TimePoint* t : chip_energy_points(s)) t->chip_energy_j = in.d();
   for (TimePoint* t : chip_energy_points(s)) get_layout(in, *t);
+  p.infeasible_points = in.i();
+  if (p.infeasible_points < 0 || p.infeasible_points > (INT64_C(1) << 40))
+    throw std::runtime_error("journal record: infeasible point count out of range");
   in.done();
   return s;
 }
