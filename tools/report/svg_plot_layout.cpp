@@ -159,8 +159,12 @@ std::string SvgPlot::legend_svg(const std::vector<LegendEntry>& legend, std::vec
     else
       s += "<line x1=\"" + num(x) + "\" y1=\"" + num(y - 3) + "\" x2=\"" + num(x + 14) + "\" y2=\"" + num(y - 3) +
            "\" stroke=\"" + e.color + "\" stroke-width=\"2\"" + dash_attr(e.dashed) + "/>";
-    // The outside column holds 29 characters of the 11 px font (up to 7 px each) beside its swatch.
-    const std::string text = middle_cut(e.text, m_legend_outside ? 29 : 38);
+    // The text stays inside the legend's box: its middle goes when it is wider than the box less the
+    // swatch (20 px) and a 6 px margin.
+    const double room = (m_legend_outside ? m_right - 16 : 194) - 26;
+    size_t fits = e.text.size();
+    while (fits > 8 && text_width_px(middle_cut(e.text, fits), 11) > room) --fits;
+    const std::string text = middle_cut(e.text, fits);
     s += "<text x=\"" + num(x + 20) + "\" y=\"" + num(y + 1) + "\">" + html_escape(text) + "</text>\n";
     boxes->push_back(text_box(text, x + 20, y + 1, Anchor::start, 11));
     y += kLegendRowPx;
