@@ -74,7 +74,8 @@ TEST(PlotLabels, PlacerTakesTheFirstFreeCandidateInsideTheFrame) {
 }
 
 // Two designs' knees at 4 and 8 chips on a speed-up plot, both labelled on row 0 (the old layout
-// put both texts 8 px above their points: at 3.4x and 3.6x they sat on one baseline, 20 px apart).
+// put each text 8 px above its point: the points are 73 px apart and 4 px apart in height, and the
+// 78 px wide "knee 4 chips" ran into "knee 8 chips").
 TEST(PlotLabels, NearbyKneeLabelsArePlacedApartAndEqualOnesMerged) {
   SvgPlot p("speed-up", 760, 340);
   p.legend_outside();
