@@ -2,9 +2,11 @@
 // --user-data-dir each run) loads the quick-start report, must log no console message, must keep
 // every plot in its DOM with marks, and must paint a non-blank page; a contact sheet of every plot
 // (legends removed) must show coloured marks inside each plot (40 px at least: a sparse scatter of
-// four dots; the axes-only control paints none). The quick start and two sweep reports
-// (tpu_v3_design_space, tpu_v3_array_area) open with the answer, and a script measures every
-// label's box: no two overlap, none leaves its plot, the page is no wider than its window.
+// four dots; the axes-only control paints none). The quick start, the two sweep reports
+// (tpu_v3_design_space, tpu_v3_array_area), the two-system comparison (t4_vs_h100) and the
+// layout search (gpt3_layouts, whose layout table is the widest) open with the answer, and a
+// script measures every label's box: no two overlap, none leaves its plot, the page is no wider
+// than its window.
 // Negative controls prove that the console scan, the mark count and the label scan can fail.
 // Skipped, with the reason, only if Chromium is absent (tools/test.sh installs it, so CI runs it).
 #include <gtest/gtest.h>
@@ -180,10 +182,11 @@ TEST(ChromiumRender, OverlapScanCatchesOverlappingAndEscapingLabelsAndWidePages)
   EXPECT_NE(found.find("the page is 30"), std::string::npos) << found;
 }
 
-// The quick start and a sweep over four keys (the design-space plots and the sweep heat map).
+// Every shipped study: the quick start, a sweep over four keys (the design-space plots and the
+// sweep heat map), a sweep over array size, two systems side by side and a layout search.
 TEST(ChromiumRender, NoLabelOverlapsAnotherOrLeavesItsPlotAndThePageFits) {
   REQUIRE_CHROMIUM();
-  for (const char* study : {"quickstart", "tpu_v3_design_space", "tpu_v3_array_area"}) {
+  for (const char* study : {"quickstart", "tpu_v3_design_space", "tpu_v3_array_area", "t4_vs_h100", "gpt3_layouts"}) {
     SCOPED_TRACE(study);
     const std::string html = slurp(report_dir(study) + "/report.html");
     EXPECT_EQ(html.find("<section"), html.find("<section id=\"answer\""));  // the answer first

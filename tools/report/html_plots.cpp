@@ -137,7 +137,7 @@ std::string plot_speedup(const StudyResult& r, const std::vector<size_t>& design
     for (const ScalingRow& row : s.prediction.scaling)
       if (row.learners == s.prediction.knee_learners)
         p.annotate({static_cast<double>(row.learners), row.speedup}, series_color(i),
-                   "knee " + chips_text(row.learners), static_cast<int>(i));
+                   "knee " + chips_text(row.learners));
   }
   return p.str();
 }

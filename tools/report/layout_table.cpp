@@ -42,6 +42,14 @@ std::string infeasible_text(int64_t infeasible, int64_t points) {
          " (batch, chips) points fit no layout tried in device memory: infeasible, never chosen.";
 }
 
+// A layout ("dp=2,tp=4,pp=16,zero=1,...") has no space to wrap at: without a break opportunity
+// after each comma its cell alone widened the GPT-3 study's page to 1344 px in a 1280 px window.
+std::string breakable_at_commas(const std::string& escaped) {
+  std::string out;
+  for (char c : escaped) out += c == ',' ? std::string(",<wbr>") : std::string(1, c);
+  return out;
+}
+
 }  // namespace
 
 std::string layout_section_md(const StudyResult& r) {
@@ -77,7 +85,7 @@ std::string layout_section_html(const StudyResult& r) {
       h += "<tr>";
       for (const std::string* c : {&w.chips, &w.batch, &w.layout, &w.memory_gib, &w.bubble_ms, &w.tp_ms, &w.exposed_ms,
                                    &w.t_update_ms, &w.total})
-        h += (c == &w.layout ? "<td>" : "<td class=\"n\">") + html_escape(*c) + "</td>";
+        h += c == &w.layout ? "<td>" + breakable_at_commas(html_escape(*c)) + "</td>" : "<td class=\"n\">" + html_escape(*c) + "</td>";
       h += "</tr>\n";
     }
     h += "</table>\n";

@@ -94,8 +94,7 @@ std::string plot_pareto(const std::vector<DesignMark>& designs, ParetoCost y) {
     for (XY q : labelled) crowded = crowded || (std::fabs(q.x - at.x) < 60 && std::fabs(q.y - at.y) < 16);
     if (crowded) continue;
     labelled.push_back(at);
-    p.annotate({d.time_s, y_of(d, y)}, "#333", d.label.size() > 40 ? d.label.substr(0, 39) + "\u2026" : d.label,
-               static_cast<int>(k % 2));
+    p.annotate({d.time_s, y_of(d, y)}, "#333", d.label.size() > 40 ? d.label.substr(0, 39) + "\u2026" : d.label);
   }
   return p.str();
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/number_format.h"
+#include "tools/report/label_placer.h"
 #include "tools/report/plot_util.h"
 
 namespace kp {
@@ -32,19 +33,6 @@ std::string html_escape(const std::string& s) {
   return out;
 }
 
-std::string tick_text(double v) {
-  char buf[32];
-  const double a = std::fabs(v);
-  if (a != 0 && (a >= 1e6 || a < 1e-3)) {
-    std::snprintf(buf, sizeof buf, "%.3g", v);
-  } else if (a >= 1 && v == std::floor(v)) {
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.3g", v);
-  }
-  return buf;
-}
-
 SvgPlot::SvgPlot(std::string title, int width_px, int height_px)
     : m_title(std::move(title)), m_width(width_px), m_height(height_px) {}
 
@@ -59,11 +47,12 @@ void SvgPlot::y_axis(std::string label, double lo, double hi, bool log) {
   fit_left_margin();
 }
 
-// Room left of the frame for the widest y tick text ("1.71e+06": up to 7 px a character at 11 px).
+// Room left of the frame for the widest y tick text (4 px from the frame) and the rotated axis
+// label (24 px from the plot's edge).
 void SvgPlot::fit_left_margin() {
-  size_t widest = 0;
-  for (double v : ticks(m_y)) widest = std::max(widest, tick_text(v).size());
-  m_left = std::max(72.0, 28.0 + 7.0 * static_cast<double>(widest));
+  double widest = 0;
+  for (const std::string& t : tick_texts(ticks(m_y))) widest = std::max(widest, text_width_px(t, 11));
+  m_left = std::max(72.0, 28.0 + widest);
 }
 
 void SvgPlot::x_ticks(std::vector<double> values) { m_x.fixed_ticks = std::move(values); }
@@ -83,34 +72,15 @@ bool SvgPlot::visible(XY p) const {
   return true;
 }
 
-// Log axes tick at 1, 2, 5 x 10^k when they span under three decades and at powers of ten
-// otherwise; linear axes at a 1-2-5 step giving about six ticks.
+Box SvgPlot::frame() const { return {m_left, m_top, m_width - m_right, m_height - m_bottom}; }
+
+// Fixed ticks within the range, else the automatic ones.
 std::vector<double> SvgPlot::ticks(const Axis& a) {
+  if (a.fixed_ticks.empty()) return auto_ticks(a.lo, a.hi, a.log);
   std::vector<double> t;
   const double eps = 1e-9;
-  if (!a.fixed_ticks.empty()) {
-    for (double v : a.fixed_ticks)
-      if (v >= a.lo * (1 - eps) && v <= a.hi * (1 + eps) && (!a.log || v > 0)) t.push_back(v);
-    return t;
-  }
-  if (a.log) {
-    const double decades = std::log10(a.hi / a.lo);
-    const int step = decades > 8 ? 2 : 1;
-    const std::vector<double> mult = decades < 3 ? std::vector<double>{1, 2, 5} : std::vector<double>{1};
-    for (int k = static_cast<int>(std::floor(std::log10(a.lo))); k <= std::ceil(std::log10(a.hi)); k += step)
-      for (double m : mult) {
-        const double v = m * std::pow(10.0, k);
-        if (v >= a.lo * (1 - eps) && v <= a.hi * (1 + eps)) t.push_back(v);
-      }
-    return t;
-  }
-  const double raw = (a.hi - a.lo) / 6;
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  double step = mag;
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * mag >= raw) { step = m * mag; break; }
-  for (double v = std::ceil(a.lo / step) * step; v <= a.hi + eps * step; v += step)
-    t.push_back(std::fabs(v) < eps * step ? 0 : v);
+  for (double v : a.fixed_ticks)
+    if (v >= a.lo * (1 - eps) && v <= a.hi * (1 + eps) && (!a.log || v > 0)) t.push_back(v);
   return t;
 }
 
@@ -167,37 +137,51 @@ void SvgPlot::rect(double x0, double x1, double y0, double y1, const std::string
             num(b - t) + "\" fill=\"" + fill + "\"><title>" + html_escape(title) + "</title></rect>\n";
 }
 
+// The label sits at the line's foot, on the side away from the nearer edge, or higher up the line.
 void SvgPlot::vline(double x, const std::string& color, const std::string& label) {
   if (!visible({x, m_y.hi})) return;
   const double X = px(x);
-  m_body += "<line x1=\"" + num(X) + "\" y1=\"" + num(m_top) + "\" x2=\"" + num(X) + "\" y2=\"" +
-            num(m_height - m_bottom) + "\" stroke=\"" + color + "\" stroke-width=\"1.5\"" + dash_attr(true) + "/>\n";
+  PendingLabel l{"<line x1=\"" + num(X) + "\" y1=\"" + num(m_top) + "\" x2=\"" + num(X) + "\" y2=\"" +
+                     num(m_height - m_bottom) + "\" stroke=\"" + color + "\" stroke-width=\"1.5\"" + dash_attr(true),
+                 "line", {}, false, {}, color, label, ""};
   const bool right_half = X > (m_left + m_width - m_right) / 2;
-  m_body += "<text x=\"" + num(right_half ? X - 4 : X + 4) + "\" y=\"" + num(m_height - m_bottom - 6) + "\" fill=\"" + color +
-            "\" text-anchor=\"" + (right_half ? "end" : "start") + "\">" + html_escape(label) + "</text>\n";
+  for (double y = m_height - m_bottom - 6; y > m_top + 12; y -= 13)
+    for (bool left : {right_half, !right_half}) l.spots.push_back({left ? X - 4 : X + 4, y, left ? Anchor::end : Anchor::start});
+  m_labels.push_back(std::move(l));
 }
 
+// The label sits above the line's right end, else below it, else at the left end, else further off.
 void SvgPlot::hline(double y, const std::string& color, const std::string& label) {
   if (!visible({m_x.hi, y})) return;
   const double Y = py(y);
-  m_body += "<line x1=\"" + num(m_left) + "\" y1=\"" + num(Y) + "\" x2=\"" + num(m_width - m_right) + "\" y2=\"" +
-            num(Y) + "\" stroke=\"" + color + "\" stroke-width=\"1.5\"" + dash_attr(true) + "/>\n";
-  m_body += "<text x=\"" + num(m_width - m_right - 4) + "\" y=\"" + num(Y - 4) + "\" fill=\"" + color +
-            "\" text-anchor=\"end\">" + html_escape(label) + "</text>\n";
+  PendingLabel l{"<line x1=\"" + num(m_left) + "\" y1=\"" + num(Y) + "\" x2=\"" + num(m_width - m_right) + "\" y2=\"" +
+                     num(Y) + "\" stroke=\"" + color + "\" stroke-width=\"1.5\"" + dash_attr(true),
+                 "line", {}, false, {}, color, label, ""};
+  for (int k = 0; k < 4; ++k)
+    for (bool right : {true, false})
+      for (double baseline : {Y - 4 - 13.0 * k, Y + 13 + 13.0 * k})
+        l.spots.push_back({right ? m_width - m_right - 4 : m_left + 4, baseline, right ? Anchor::end : Anchor::start});
+  m_labels.push_back(std::move(l));
 }
 
-void SvgPlot::annotate(XY at, const std::string& color, const std::string& label, int row,
-                       const std::string& halo) {
+// Spots nearest first: above then below the point, on the side towards the plot's middle first,
+// starting `row` rows up; then level with the point.
+void SvgPlot::annotate(XY at, const std::string& color, const std::string& label, int row, const std::string& halo) {
   if (!visible(at)) return;
   const double X = px(at.x), Y = py(at.y);
-  m_body += "<circle cx=\"" + num(X) + "\" cy=\"" + num(Y) + "\" r=\"7\" fill=\"none\" stroke=\"" + color +
-            "\" stroke-width=\"2\"/>\n";
+  PendingLabel l{"<circle cx=\"" + num(X) + "\" cy=\"" + num(Y) + "\" r=\"7\" fill=\"none\" stroke=\"" + color +
+                     "\" stroke-width=\"2\"",
+                 "circle", {X - 8, Y - 8, X + 8, Y + 8}, true, {}, color, label, halo};
   const bool right_half = X > (m_left + m_width - m_right) / 2;
-  // Above the point, or below it when that would run into the frame's top edge.
-  const double above = Y - 8 - 13.0 * row, text_y = above < m_top + 12 ? Y + 18 + 13.0 * row : above;
-  m_body += "<text x=\"" + num(right_half ? X - 10 : X + 10) + "\" y=\"" + num(text_y) + "\" fill=\"" + color +
-            "\" stroke=\"" + halo + "\" stroke-width=\"3\" paint-order=\"stroke\" font-weight=\"600\" text-anchor=\"" +
-            (right_half ? "end" : "start") + "\">" + html_escape(label) + "</text>\n";
+  std::vector<int> rows{std::max(0, row)};
+  for (int k = 0; k < 6; ++k)
+    if (k != rows.front()) rows.push_back(k);
+  for (int k : rows)
+    for (bool left : {right_half, !right_half})
+      for (double baseline : {Y - 8 - 13.0 * k, Y + 18 + 13.0 * k})
+        l.spots.push_back({left ? X - 10 : X + 10, baseline, left ? Anchor::end : Anchor::start});
+  for (bool left : {right_half, !right_half}) l.spots.push_back({left ? X - 11 : X + 11, Y + 4, left ? Anchor::end : Anchor::start});
+  m_labels.push_back(std::move(l));
 }
 
 void SvgPlot::legend_swatch(const std::string& color, const std::string& legend) {
@@ -211,17 +195,25 @@ void SvgPlot::colour_bar(const std::vector<std::string>& colours, double lo, dou
   const double bottom = m_height - m_bottom, h = (bottom - top) / static_cast<double>(colours.size());
   m_overlay += "<g class=\"colour-bar\"><text x=\"" + num(x) + "\" y=\"" + num(top - 8) + "\">" + html_escape(label) +
                "</text>\n";
+  m_reserved.push_back(text_box(label, x, top - 8, Anchor::start, 11));
   for (size_t i = 0; i < colours.size(); ++i)
     m_overlay += "<rect x=\"" + num(x) + "\" y=\"" + num(bottom - h * static_cast<double>(i + 1)) +
                  "\" width=\"16\" height=\"" + num(h + 0.5) + "\" fill=\"" + colours[i] + "\"/>";
   m_overlay += "\n";
   const Axis a{"", lo, hi, log, {}};
-  for (double v : ticks) {
-    if (!(v >= lo && v <= hi) || (log && v <= 0)) continue;
-    const double Y = bottom - frac(a, v) * (bottom - top);
+  std::vector<double> shown;
+  for (double v : ticks)
+    if (v >= lo && v <= hi && (!log || v > 0)) shown.push_back(v);
+  const std::vector<std::string> texts = tick_texts(shown);
+  std::vector<Box> boxes;
+  for (size_t i = 0; i < shown.size(); ++i)
+    boxes.push_back(text_box(texts[i], x + 23, bottom - frac(a, shown[i]) * (bottom - top) + 4, Anchor::start, 11));
+  for (size_t i : thin_ticks(boxes)) {
+    const double Y = bottom - frac(a, shown[i]) * (bottom - top);
     m_overlay += "<line x1=\"" + num(x + 16) + "\" y1=\"" + num(Y) + "\" x2=\"" + num(x + 20) + "\" y2=\"" + num(Y) +
-                 "\" stroke=\"#333\"/><text x=\"" + num(x + 23) + "\" y=\"" + num(Y + 4) + "\">" + html_escape(tick_text(v)) +
+                 "\" stroke=\"#333\"/><text x=\"" + num(x + 23) + "\" y=\"" + num(Y + 4) + "\">" + html_escape(texts[i]) +
                  "</text>\n";
+    m_reserved.push_back(boxes[i]);
   }
   m_overlay += "</g>\n";
 }
@@ -236,64 +228,5 @@ void SvgPlot::legend_outside() {
 }
 
 void SvgPlot::legend_top_left() { m_legend_left = true; }
-
-std::string SvgPlot::axes_svg() const {
-  const double l = m_left, r = m_width - m_right, t = m_top, b = m_height - m_bottom;
-  std::string s = "<rect x=\"" + num(l) + "\" y=\"" + num(t) + "\" width=\"" + num(r - l) + "\" height=\"" +
-                  num(b - t) + "\" fill=\"#fff\" stroke=\"#999\"/>\n";
-  for (double v : ticks(m_x)) {
-    const double X = px(v);
-    s += "<line class=\"grid\" x1=\"" + num(X) + "\" y1=\"" + num(t) + "\" x2=\"" + num(X) + "\" y2=\"" + num(b) +
-         "\"/><text x=\"" + num(X) + "\" y=\"" + num(b + 14) + "\" text-anchor=\"middle\">" +
-         html_escape(tick_text(v)) + "</text>\n";
-  }
-  for (double v : ticks(m_y)) {
-    const double Y = py(v);
-    s += "<line class=\"grid\" x1=\"" + num(l) + "\" y1=\"" + num(Y) + "\" x2=\"" + num(r) + "\" y2=\"" + num(Y) +
-         "\"/><text x=\"" + num(l - 4) + "\" y=\"" + num(Y + 4) + "\" text-anchor=\"end\">" +
-         html_escape(tick_text(v)) + "</text>\n";
-  }
-  // Centred under the frame, within the plot (12 px font: up to 7.6 px a character).
-  const size_t x_fits = static_cast<size_t>(2 * std::min((l + r) / 2, m_width - (l + r) / 2) / 7.6);
-  s += "<text class=\"axis-label\" x=\"" + num((l + r) / 2) + "\" y=\"" + num(m_height - 10) + "\" text-anchor=\"middle\">" +
-       html_escape(middle_cut(m_x.label + (m_x.log ? ", log scale" : ""), x_fits)) + "</text>\n";
-  s += "<text class=\"axis-label\" transform=\"translate(14," + num((t + b) / 2) +
-       ") rotate(-90)\" text-anchor=\"middle\">" + html_escape(m_y.label + (m_y.log ? ", log scale" : "")) +
-       "</text>\n";
-  // A title wider than the plot loses its middle (13 px bold DejaVu Sans: up to 8.4 px a character).
-  const std::string title = middle_cut(m_title, static_cast<size_t>(std::max(8.0, (m_width - l - 4) / 8.4)));
-  s += "<text class=\"plot-title\" x=\"" + num(l) + "\" y=\"18\">" + html_escape(title) + "</text>\n";
-  return s;
-}
-
-std::string SvgPlot::legend_svg() const {
-  std::string s;
-  double y = m_top + 14;
-  const double x = m_legend_outside ? m_width - m_right + 16 : m_legend_left ? m_left + 10 : m_width - m_right - 190;
-  for (const LegendEntry& e : m_legend) {
-    if (e.dot)
-      s += "<circle cx=\"" + num(x + 7) + "\" cy=\"" + num(y - 3) + "\" r=\"4\" fill=\"" + e.color + "\"/>";
-    else if (e.swatch)
-      s += "<rect x=\"" + num(x) + "\" y=\"" + num(y - 8) + "\" width=\"14\" height=\"10\" fill=\"" + e.color + "\"/>";
-    else
-      s += "<line x1=\"" + num(x) + "\" y1=\"" + num(y - 3) + "\" x2=\"" + num(x + 14) + "\" y2=\"" + num(y - 3) +
-           "\" stroke=\"" + e.color + "\" stroke-width=\"2\"" + dash_attr(e.dashed) + "/>";
-    // The outside column holds 29 characters of the 11 px font (up to 7 px each) beside its swatch.
-    const std::string text = middle_cut(e.text, m_legend_outside ? 29 : 38);
-    s += "<text x=\"" + num(x + 20) + "\" y=\"" + num(y + 1) + "\">" + html_escape(text) + "</text>\n";
-    y += 15;
-  }
-  if (s.empty()) return s;
-  return "<g class=\"legend\"><rect x=\"" + num(x - 6) + "\" y=\"" + num(m_top + 2) + "\" width=\"" + num(m_legend_outside ? m_right - 16 : 194) + "\" height=\"" +
-         num(15.0 * static_cast<double>(m_legend.size()) + 6) + "\" fill=\"#fff\" fill-opacity=\"0.85\" stroke=\"#ccc\"/>\n" +
-         s + "</g>\n";
-}
-
-std::string SvgPlot::str() const {
-  return "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"" + std::to_string(m_width) +
-         "\" height=\"" + std::to_string(m_height) + "\" viewBox=\"0 0 " + std::to_string(m_width) + " " +
-         std::to_string(m_height) + "\" role=\"img\" aria-label=\"" + html_escape(m_title) + "\">\n" + axes_svg() +
-         m_body + legend_svg() + m_overlay + "</svg>\n";
-}
 
 }  // namespace kp

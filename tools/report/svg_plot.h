@@ -1,20 +1,24 @@
 #pragma once
 // A small inline-SVG chart: two axes (linear or log), ticks, grid, polylines, markers, data-space
 // rectangles, reference lines and a legend. Contract: output is deterministic (fixed number
-// formats, insertion order); every text is escaped; points that a log axis cannot show (<= 0) or
+// formats, insertion order); every text is escaped; no text overlaps another (str() lays them out:
+// tick texts are thinned, labels are moved to a free spot near their mark, or, where none is free,
+// left to the mark's hover title and, with the legend outside, a legend entry); points that a log axis cannot show (<= 0) or
 // that are not finite are dropped rather than drawn at a wrong place; an axis label carries its
 // unit, e.g. "global batch M (samples)".
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "tools/report/axis_ticks.h"
+#include "tools/report/text_box.h"
+
 namespace kp {
+
+class LabelPlacer;
 
 // &, <, >, " and ' as entities: safe in HTML text and in attribute values.
 std::string html_escape(const std::string& s);
-
-// "%.3g" without exponent noise for the numbers a reader meets on a tick: 16, 4096, 0.25, 1e+06.
-std::string tick_text(double v);
 
 struct XY {
   double x = 0, y = 0;
@@ -45,12 +49,14 @@ class SvgPlot {
             const std::string& legend);
   // A rectangle in data coordinates, e.g. a heat-map cell or a stacked-bar segment.
   void rect(double x0, double x1, double y0, double y1, const std::string& fill, const std::string& title);
-  // Full-height (vertical) or full-width (horizontal) reference line with a label at its end.
+  // Full-height (vertical) or full-width (horizontal) reference line with a label at its end (or
+  // the nearest free spot along the line).
   void vline(double x, const std::string& color, const std::string& label);
   void hline(double y, const std::string& color, const std::string& label);
   // A labelled point: marker ring plus text beside it, on a halo of `halo` so it stays readable
-  // over lines and heat-map cells.
-  // `row` lifts the text by rows of 13 px so labels of neighbouring points do not overlap.
+  // over lines and heat-map cells. The text goes above the point, `row` rows of 13 px up if free,
+  // else to the nearest free spot around it; a second label with the same text at the same spot
+  // (two designs' knees at one point) is merged into the first.
   void annotate(XY at, const std::string& color, const std::string& label, int row = 0,
                 const std::string& halo = "#fff");
   // A legend entry drawn as a filled swatch (for bars and areas).
@@ -69,6 +75,9 @@ class SvgPlot {
   void legend_top_left();
 
   std::string str() const;
+  // The estimated box of every text str() draws (ticks, title, axis labels, legend, labels), for
+  // tests: no two intersect.
+  std::vector<Box> text_boxes() const;
 
   // Data → pixel; exposed for tests and for callers placing extra shapes.
   double px(double x) const;
@@ -83,14 +92,34 @@ class SvgPlot {
   };
   struct LegendEntry {
     std::string color, text;
-    bool swatch = false, dashed = false, dot = false;
+    bool swatch = false, dashed = false, dot = false, ring = false;
+  };
+  // A label waiting for str(): its mark (an element's opening tag, closed with a hover title when
+  // the label finds no spot), the spots to try, best first, and its style.
+  struct Spot {
+    double x, baseline_y;
+    Anchor anchor;
+  };
+  struct PendingLabel {
+    std::string mark_open, mark_tag;
+    Box mark_box;
+    bool ring = false;
+    std::vector<Spot> spots;
+    std::string color, text, halo;
+  };
+  struct Layout {
+    std::string axes, labels, legend;
+    std::vector<Box> text_boxes;
   };
   static double frac(const Axis& a, double v);
   static std::vector<double> ticks(const Axis& a);
   bool visible(XY p) const;
+  Box frame() const;
   void fit_left_margin();
-  std::string axes_svg() const;
-  std::string legend_svg() const;
+  Layout layout() const;
+  void lay_out_ticks(LabelPlacer& placer, Layout& out) const;
+  void lay_out_labels(LabelPlacer& placer, std::vector<LegendEntry>& legend, Layout& out) const;
+  std::string legend_svg(const std::vector<LegendEntry>& legend, std::vector<Box>* boxes) const;
 
   std::string m_title;
   int m_width, m_height;
@@ -99,6 +128,8 @@ class SvgPlot {
   Axis m_x, m_y;
   std::string m_body, m_overlay;
   std::vector<LegendEntry> m_legend;
+  std::vector<PendingLabel> m_labels;
+  std::vector<Box> m_reserved;  // texts drawn at once (the colour bar's)
 };
 
 }  // namespace kp

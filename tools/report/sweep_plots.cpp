@@ -172,8 +172,7 @@ std::vector<std::string> plot_objectives_against(const StudyResult& r, const Swe
       p.polyline(line, series_color(k), "");
       p.markers(line, series_color(k), "");
       if (series.size() <= 2 && !std::isnan(best.y))
-        p.annotate(best, series_color(k), "lowest at " + tick_text(best.x) + (axis.unit.empty() ? "" : " " + axis.unit),
-                   static_cast<int>(k % 2));
+        p.annotate(best, series_color(k), "lowest at " + tick_text(best.x) + (axis.unit.empty() ? "" : " " + axis.unit));
     }
     out.push_back(p.str());
   }
