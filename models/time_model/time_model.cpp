@@ -97,7 +97,10 @@ double optimal_batch_closed_form(const StepLaw& law, double a_s, double b_s_per_
 
 std::vector<int64_t> powers_of_two(int64_t from, int64_t to) {
   std::vector<int64_t> out;
-  for (int64_t v = std::max<int64_t>(1, from); v <= to; v *= 2) out.push_back(v);
+  for (int64_t v = std::max<int64_t>(1, from); v <= to; v *= 2) {
+    out.push_back(v);
+    if (v > to / 2) break;  // the next doubling would pass `to` (or overflow near INT64_MAX)
+  }
   return out;
 }
 

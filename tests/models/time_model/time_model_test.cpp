@@ -67,6 +67,10 @@ TEST(TimeModel, CostAndEnergyScaleWithChipsAndSteps) {
 TEST(TimeModel, PowersOfTwo) {
   EXPECT_EQ(powers_of_two(3, 40), (std::vector<int64_t>{3, 6, 12, 24}));
   EXPECT_EQ(powers_of_two(1, 8), (std::vector<int64_t>{1, 2, 4, 8}));
+  // Up to the largest int64: 2^0 .. 2^62, no overflowing doubling (it used to loop forever).
+  const std::vector<int64_t> all = powers_of_two(1, INT64_MAX);
+  ASSERT_EQ(all.size(), 63u);
+  EXPECT_EQ(all.back(), INT64_C(1) << 62);
 }
 
 }  // namespace kp
