@@ -98,7 +98,8 @@ TEST(HostileYaml, DuplicateKeysNameBothPositions) {
 TEST(HostileYaml, ComplexKeyNulByteAndAliasBomb) {
   EXPECT_EQ(hw(16, "cost: {per_chip_hour: 1 USD}\n? [a, b]\n: 1"),
             "hw.yaml:17:3: error: expected a plain key, got a list");
-  EXPECT_EQ(first_error(write("hw.yaml", std::string("name: t\nchip: x\0y\n", 20))),
+  static const char kNul[] = "name: t\nchip: x\0y\n";  // 18 bytes before the terminator
+  EXPECT_EQ(first_error(write("hw.yaml", std::string(kNul, sizeof kNul - 1))),
             "hw.yaml:2:8: error: NUL byte in the file: expected YAML text");
   std::string bomb = std::string(kHardware) + "extra:\n  a: &a [x, x, x, x, x, x, x, x, x, x]\n";
   const std::string names = "abcdefgh";
