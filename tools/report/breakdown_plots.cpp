@@ -19,14 +19,15 @@ std::vector<const TimePoint*> points_at(const SystemResult& s, int64_t learners)
 }
 
 std::vector<double> parts_s(const UpdateBreakdown& b) {
-  return {b.forward_s, b.backward_s, b.allreduce_exposed_s, b.optimizer_s};
+  return {b.forward_s, b.backward_s, b.allreduce_exposed_s, b.optimizer_s, b.pipeline_bubble_s + b.p2p_s};
 }
 
 }  // namespace
 
 const std::vector<BreakdownPart>& breakdown_parts() {
   static const std::vector<BreakdownPart> parts = {
-      {"forward", "#4c78a8"}, {"backward", "#f58518"}, {"exposed all-reduce", "#e45756"}, {"optimizer", "#54a24b"}};
+      {"forward", "#4c78a8"}, {"backward", "#f58518"}, {"exposed all-reduce", "#e45756"}, {"optimizer", "#54a24b"},
+      {"pipeline bubble and stage transfers", "#9d755d"}};
   return parts;
 }
 

@@ -79,7 +79,8 @@ std::string breakdown_section(const StudyResult& r, const std::vector<size_t>& f
                   "largest. Right: what the update spends its time on at those chip counts (hover a bar for the times "
                   "in ms).</p>\n<div class=\"key\">";
   for (const BreakdownPart& part : breakdown_parts())
-    h += "<span style=\"background:" + std::string(part.color) + "\"></span>" + html_escape(part.name);
+    if (r.spec.has_layout || std::string(part.name).rfind("pipeline", 0) != 0)  // bubbles only under layouts
+      h += "<span style=\"background:" + std::string(part.color) + "\"></span>" + html_escape(part.name);
   h += "</div>\n";
   for (size_t i : featured) {
     const SystemResult& s = r.systems[i];
