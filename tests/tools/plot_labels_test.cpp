@@ -9,15 +9,10 @@
 #include "tools/report/label_placer.h"
 #include "tools/report/svg_plot.h"
 #include "tools/report/text_box.h"
+#include "tests/tools/text_count.h"
 
 namespace kp {
 namespace {
-
-size_t count(const std::string& hay, const std::string& needle) {
-  size_t n = 0;
-  for (size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1)) ++n;
-  return n;
-}
 
 // No two boxes share any area, and every box lies inside the w x h plot.
 void expect_clear(const std::vector<Box>& boxes, double w, double h) {

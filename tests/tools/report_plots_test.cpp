@@ -10,15 +10,10 @@
 #include "tools/report/plot_util.h"
 #include "tools/report/report_writer.h"
 #include "tools/report/svg_plot.h"
+#include "tests/tools/text_count.h"
 
 namespace kp {
 namespace {
-
-size_t count(const std::string& hay, const std::string& needle) {
-  size_t n = 0;
-  for (size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1)) ++n;
-  return n;
-}
 
 }  // namespace
 

@@ -4,15 +4,10 @@
 
 #include "tools/report/design_metrics.h"
 #include "tools/report/sweep_plots.h"
+#include "tests/tools/text_count.h"
 
 namespace kp {
 namespace {
-
-size_t count(const std::string& hay, const std::string& needle) {
-  size_t n = 0;
-  for (size_t at = hay.find(needle); at != std::string::npos; at = hay.find(needle, at + 1)) ++n;
-  return n;
-}
 
 // One design with its chosen point; the study ranks by time.
 SystemResult design(size_t index, double t_s, double usd, double j, std::vector<Override> overrides) {

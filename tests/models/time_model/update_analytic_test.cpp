@@ -28,6 +28,18 @@ HardwareSpec npu() {
   return hw;
 }
 
+// Two dense layers of 256 x 256 (65,792 parameters) on 256 features.
+NetworkSpec two_dense_256() {
+  NetworkSpec n;
+  n.input = {256, 1, 1};
+  LayerSpec d;
+  d.kind = LayerKind::Dense;
+  d.name = "fc";
+  d.units = 256;
+  n.layers = {d, d};
+  return n;
+}
+
 }  // namespace
 
 // SCALE-Sim conv1 (28x28x32 from 32x32x1, 5x5) on 32x32 ws: one fold of 2R + C + T - 2 = 878
@@ -92,13 +104,7 @@ TEST(AnalyticUpdate, OneLearnerHasNoAllReduce) {
 // With one bucket larger than the model, the all-reduce can only start when backward ends:
 // all of it is exposed, and it equals the ring closed form on the whole gradient.
 TEST(AnalyticUpdate, SingleBucketIsFullyExposed) {
-  NetworkSpec n;
-  n.input = {256, 1, 1};
-  LayerSpec d;
-  d.kind = LayerKind::Dense;
-  d.name = "fc";
-  d.units = 256;
-  n.layers = {d, d};
+  const NetworkSpec n = two_dense_256();
   HardwareSpec hw = npu();
   hw.interconnect.bucket_bytes = 1e12;
   const LoweredStep step = lower_training_step(resolve_network(n));
@@ -127,13 +133,7 @@ TEST(AnalyticUpdate, SingleBucketIsFullyExposed) {
 // A per-learner batch that does not fit device memory runs as micro-steps: forward and backward
 // repeat, the all-reduce overlaps only the last backward (DDP's no_sync), the optimizer runs once.
 TEST(AnalyticUpdate, GradientAccumulationWhenTheBatchDoesNotFit) {
-  NetworkSpec n;
-  n.input = {256, 1, 1};
-  LayerSpec d;
-  d.kind = LayerKind::Dense;
-  d.name = "fc";
-  d.units = 256;
-  n.layers = {d, d};
+  const NetworkSpec n = two_dense_256();
   const LoweredStep step = lower_training_step(resolve_network(n));
   ASSERT_GT(step.activation_elements_per_sample, 0);
   HardwareSpec hw = npu();
@@ -221,13 +221,7 @@ TEST(Precision, AHalfRateTypeDoublesTheFoldTime) {
 // The all-reduce carries the gradients' type: amp_bf16 keeps fp32 gradients (4 B per parameter),
 // so the ring moves twice the bytes of 2-byte gradients over the same links.
 TEST(Precision, TheAllReduceFollowsTheGradientType) {
-  NetworkSpec n;
-  n.input = {256, 1, 1};
-  LayerSpec d;
-  d.kind = LayerKind::Dense;
-  d.name = "fc";
-  d.units = 256;
-  n.layers = {d, d};
+  const NetworkSpec n = two_dense_256();
   HardwareSpec hw = npu();
   hw.interconnect.bucket_bytes = 1e12;
   const LoweredStep step = lower_training_step(resolve_network(n));
