@@ -63,11 +63,17 @@ int64_t attention(const ResolvedLayer& l, LayerOps& o) {
   scores.out_fraction = scores_moved;
   o.fwd.push_back(core(split(scores, TpDim::Groups)));
   // Scale, mask (causal) and softmax: exp, sum, divide; 2 tensors of H S^2 unless fused.
-  o.fwd.push_back(core(split(elementwise_op(o.id, Phase::Forward, H * S * S, s.causal ? 6 : 5, 2 * scores_moved),
-                             TpDim::Elements)));
+  // Fused (FlashAttention): scores, softmax and context are one kernel, and so is the backward's
+  // dP, dV, softmax gradient, dQ and dK.
+  auto in_kernel = [&](Op op) {
+    op.fused_with_previous = s.fused;
+    return op;
+  };
+  o.fwd.push_back(in_kernel(core(split(
+      elementwise_op(o.id, Phase::Forward, H * S * S, s.causal ? 6 : 5, 2 * scores_moved), TpDim::Elements))));
   Op context = batched(Phase::Forward, {S, hd, S});
   context.a_unique_fraction = scores_moved;
-  o.fwd.push_back(core(split(context, TpDim::Groups)));
+  o.fwd.push_back(in_kernel(core(split(context, TpDim::Groups))));
   o.fwd.push_back(split(gemm_op(o.id, Phase::Forward, {S, d, q}, BatchDim::M), TpDim::K, S * d));
   if (s.bias) o.fwd.push_back(elementwise_op(o.id, Phase::Forward, S * d, 1, 2));
   // Backward: output projection, score products, softmax, then the Q, K, V projection.
@@ -80,12 +86,13 @@ int64_t attention(const ResolvedLayer& l, LayerOps& o) {
   o.bwd.push_back(split(dp, TpDim::Groups));
   Op dv = batched(Phase::BackwardData, {S, hd, S});
   dv.a_unique_fraction = scores_moved;
-  o.bwd.push_back(split(dv, TpDim::Groups));
-  o.bwd.push_back(split(elementwise_op(o.id, Phase::BackwardData, H * S * S, 3, 3 * scores_moved), TpDim::Elements));
+  o.bwd.push_back(in_kernel(split(dv, TpDim::Groups)));
+  o.bwd.push_back(
+      in_kernel(split(elementwise_op(o.id, Phase::BackwardData, H * S * S, 3, 3 * scores_moved), TpDim::Elements)));
   for (int i = 0; i < 2; ++i) {  // dQ = dS K, dK = dS^T Q
     Op g = batched(Phase::BackwardData, {S, hd, S});
     g.a_unique_fraction = scores_moved;
-    o.bwd.push_back(split(g, TpDim::Groups));
+    o.bwd.push_back(in_kernel(split(g, TpDim::Groups)));
   }
   if (o.data_grad)
     o.bwd.push_back(split(gemm_op(o.id, Phase::BackwardData, {S, d, qkv}, BatchDim::M), TpDim::K, S * d));

@@ -66,6 +66,9 @@ struct Op {
   int64_t tp_reduce_elements = 0;
   // The attention core (scores, softmax, context) that selective recomputation reruns in backward.
   bool attention_core = false;
+  // Part of the kernel the previous op started (FlashAttention's scores, softmax and context run
+  // as one kernel): no launch of its own (kernel counts, launch waits).
+  bool fused_with_previous = false;
 
   GemmDims gemm_at(int64_t batch) const {
     GemmDims g = gemm;

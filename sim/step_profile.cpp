@@ -40,14 +40,16 @@ OpCost repeated(const OpCost& one, int64_t times) {
 
 void StepProfileBuilder::add(const Op& op, const OpCost& one) {
   // Every run of a serial op (a step of a recurrence) is a kernel launch of its own.
+  // An op fused into the previous one's kernel is launched with it: no wait, no kernel of its own.
   OpCost c = one;
-  const double wait = std::max(0.0, m_launch_s - c.seconds);
+  const double wait = op.fused_with_previous ? 0.0 : std::max(0.0, m_launch_s - c.seconds);
   c.seconds += wait;
   c = repeated(c, op.serial);
   const double waits = wait * static_cast<double>(op.serial);
+  const int64_t launches = op.fused_with_previous ? 0 : op.serial;
   const bool first = m_prof.kernels == 0;
-  if (op.phase == Phase::Update) m_prof.optimizer_launch_wait_s += waits, m_prof.optimizer_kernels += op.serial;
-  else m_prof.launch_wait_s += waits, m_prof.kernels += op.serial;
+  if (op.phase == Phase::Update) m_prof.optimizer_launch_wait_s += waits, m_prof.optimizer_kernels += launches;
+  else m_prof.launch_wait_s += waits, m_prof.kernels += launches;
   // The first layer's A operand is the input batch (implicit GEMM: the tensor, not its im2col).
   if (first && op.kind == OpKind::Gemm && m_batch > 0) {
     const GemmDims g = op.gemm_at(m_batch);

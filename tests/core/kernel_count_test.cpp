@@ -16,13 +16,14 @@ int64_t kernels(const ConfigDoc& doc) {
   const WorkloadSpec w = parse_workload(doc);
   const LoweredStep step = lower_training_step(resolve_network(w.network), w.optimizer.kind);
   int64_t n = 0;
-  for (const Op& op : step.ops) n += op.serial;
+  for (const Op& op : step.ops) n += op.fused_with_previous ? 0 : op.serial;
   return n;
 }
 
-ConfigDoc decoder(int layers) {
+ConfigDoc decoder(int layers, bool fused = false) {
   return ConfigDoc::parse("name: t\ntransformer: {layers: " + std::to_string(layers) +
                               ", d_model: 64, heads: 4, d_ff: 256, activation: gelu, norm: pre, causal: true,\n"
+                              "              fused_attention: " + std::string(fused ? "true" : "false") + ",\n"
                               "              vocab: 512, sequence: 32}\n"
                               "dataset: {kind: none, train_size: 1000}\noptimizer: {kind: adamw, learning_rate: 0.001}\n"
                               "target: {validation_loss: 2.0}\nstep_curve: {source: law, n_inf: 100, alpha: 1000}\n",
@@ -44,6 +45,9 @@ TEST(KernelCount, FashionMnistMlpIsNineteen) {
 TEST(KernelCount, EachTransformerBlockAddsThirtyFour) {
   EXPECT_EQ(kernels(decoder(2)) - kernels(decoder(1)), 34);
   EXPECT_EQ(kernels(decoder(5)) - kernels(decoder(1)), 4 * 34);
+  // FlashAttention: scores, softmax and context one kernel (2 fewer), its backward's dP, dV,
+  // softmax gradient, dQ and dK one kernel (4 fewer): 28.
+  EXPECT_EQ(kernels(decoder(2, true)) - kernels(decoder(1, true)), 28);
 }
 
 }  // namespace
