@@ -37,10 +37,6 @@ struct Layout {
   int64_t chips() const { return dp * tp * pp; }
   // dp x tp x pp written as `dp=..,tp=..,...` (the --layout syntax; defaults left out).
   std::string text() const;
-  // Plain data parallelism: what kneepoint did before layouts existed.
-  bool plain() const {
-    return tp == 1 && pp == 1 && zero == 0 && recompute == Recompute::None && micro_batch == 0;
-  }
 };
 
 struct LayoutChoice {
