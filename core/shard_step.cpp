@@ -76,8 +76,10 @@ void divide(Op& op, int64_t tp, bool sequence_parallel) {
 
 }  // namespace
 
+int64_t cut_points(const LoweredStep& step) { return static_cast<int64_t>(cut_candidates(step).size()); }
+
 std::string shard_problem(const LoweredStep& step, int64_t pp) {
-  const auto cuts = static_cast<int64_t>(cut_candidates(step).size());
+  const int64_t cuts = cut_points(step);
   if (pp - 1 > cuts)
     return "pp = " + std::to_string(pp) + " stages need " + std::to_string(pp - 1) + " cuts; the network has " +
            std::to_string(cuts) + " places to cut (after residual joins, or between layers)";

@@ -32,6 +32,8 @@ struct StageStep {
   std::vector<int64_t> tp_reduce_forward, tp_reduce_backward;  // elements per sample, per all-reduce
 };
 
+// Places the stages may be cut (after residual joins where the network has them, else between layers).
+int64_t cut_points(const LoweredStep& step);
 // Why the layout cannot split this step ("" when it can): pp above the number of cut points.
 std::string shard_problem(const LoweredStep& step, int64_t pp);
 // Throws std::invalid_argument where shard_problem() is not empty.

@@ -1,6 +1,7 @@
 #include "sim/layout_update.h"
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 
 #include "core/int_math.h"
@@ -56,7 +57,10 @@ double p2p_closed_form_s(const InterconnectSpec& ic, int64_t senders, double byt
 
 LayoutUpdate::LayoutUpdate(const HardwareSpec& hw, const LoweredStep& step, const TensorBytes& bytes,
                            std::shared_ptr<const StageTimer> timer)
-    : m_hw(hw), m_step(step), m_tensor_bytes(bytes), m_timer(std::move(timer)) {}
+    : m_hw(hw), m_step(step), m_tensor_bytes(bytes), m_timer(std::move(timer)), m_cut_points(cut_points(step)) {
+  for (const Op& op : m_step.ops)
+    if (op.tp_dim == TpDim::Groups) m_heads_gcd = std::gcd(m_heads_gcd, op.gemm.groups);
+}
 
 std::string LayoutUpdate::problem(const Layout& layout, int64_t chips) const {
   std::string p = layout_problem(layout, chips);
@@ -67,13 +71,12 @@ std::string LayoutUpdate::problem(const Layout& layout, int64_t chips) const {
     return "tp = " + std::to_string(l.tp) + " must divide the " + std::to_string(ic.devices_per_node) +
            " devices of a node (tensor parallelism stays on the node's fabric)";
   // Heads must divide; other split dimensions are padded (Megatron pads the vocabulary).
-  if (l.tp > 1)
-    for (const Op& op : m_step.ops)
+  if (l.tp > 1 && m_heads_gcd % l.tp != 0)
+    for (const Op& op : m_step.ops)  // name the layer
       if (op.tp_dim == TpDim::Groups && op.gemm.groups % l.tp != 0)
         return "tp = " + std::to_string(l.tp) + " does not divide the " + std::to_string(op.gemm.groups) +
                " attention heads of layer " + m_step.layer_names[static_cast<size_t>(op.layer)];
-  p = shard_problem(m_step, l.pp);
-  if (!p.empty()) return p;
+  if (l.pp - 1 > m_cut_points) return shard_problem(m_step, l.pp);
   if (l.dp > 1) {
     p = learners_problem(dp_group_interconnect(ic, l.tp, l.dp), l.dp);
     if (!p.empty()) return "the dp group of " + std::to_string(l.dp) + ": " + p;

@@ -101,6 +101,9 @@ class LayoutUpdate {
   LoweredStep m_step;
   TensorBytes m_tensor_bytes;
   std::shared_ptr<const StageTimer> m_timer;
+  // What problem() asks of every layout, once: the gcd of the head counts (0: no attention) and
+  // the step's cut points (the search checks thousands of layouts against them).
+  int64_t m_heads_gcd = 0, m_cut_points = 0;
   mutable std::mutex m_mutex;
   mutable std::map<std::tuple<int64_t, int64_t, int, bool>, Sharded> m_sharded;
   mutable std::map<std::tuple<int64_t, int64_t, int, bool, int64_t>, std::vector<StepProfile>> m_profiles;
