@@ -36,8 +36,9 @@ namespace {
 
 constexpr const char* kKeys = "dp, tp, pp, zero, recompute, micro_batch, schedule, sequence_parallel";
 
-// One key's value; "" when fine, else what was expected.
-std::string apply(Layout& l, const std::string& key, const std::string& value) {
+}  // namespace
+
+std::string set_layout_key(Layout& l, const std::string& key, const std::string& value) {
   auto integer = [&](int64_t lo, int64_t hi, int64_t& out) -> std::string {
     char* end = nullptr;
     errno = 0;
@@ -49,8 +50,8 @@ std::string apply(Layout& l, const std::string& key, const std::string& value) {
   };
   int64_t v = 0;
   if (key == "dp") return integer(1, limits::kLearners, l.dp);
-  if (key == "tp") return integer(1, 1024, l.tp);
-  if (key == "pp") return integer(1, 4096, l.pp);
+  if (key == "tp") return integer(1, kMaxTensorParallel, l.tp);
+  if (key == "pp") return integer(1, kMaxPipelineStages, l.pp);
   if (key == "micro_batch") return integer(1, limits::kBatch, l.micro_batch);
   if (key == "zero") {
     std::string e = integer(0, 3, v);
@@ -79,7 +80,6 @@ std::string apply(Layout& l, const std::string& key, const std::string& value) {
   return std::string("unknown layout key (known: ") + kKeys + ")";
 }
 
-}  // namespace
 
 LayoutChoice parse_layout_text(const std::string& text, const std::string& origin) {
   LayoutChoice c;
@@ -101,7 +101,7 @@ LayoutChoice parse_layout_text(const std::string& text, const std::string& origi
     for (const std::string& s : seen)
       if (s == key) errors.push_back({origin, 0, 0, key, "given twice"});
     seen.push_back(key);
-    const std::string e = apply(c.fixed, key, item.substr(eq + 1));
+    const std::string e = set_layout_key(c.fixed, key, item.substr(eq + 1));
     if (!e.empty()) errors.push_back({origin, 0, 0, key, e});
   }
   if (seen.empty()) errors.push_back({origin, 0, 0, "", "expected key=value pairs (" + std::string(kKeys) + ")"});
@@ -121,8 +121,8 @@ LayoutChoice parse_layout_node(ConfigMap& parent, const std::string& key) {
   ConfigMap m = parent.map(key);
   Layout& l = c.fixed;
   l.dp = m.integer_or("dp", 1, limits::kLearners, 0);
-  l.tp = m.integer_or("tp", 1, 1024, 1);
-  l.pp = m.integer_or("pp", 1, 4096, 1);
+  l.tp = m.integer_or("tp", 1, kMaxTensorParallel, 1);
+  l.pp = m.integer_or("pp", 1, kMaxPipelineStages, 1);
   l.zero = static_cast<int>(m.integer_or("zero", 0, 3, 0));
   l.recompute = static_cast<Recompute>(m.choice_or("recompute", {"none", "selective", "full"}, 0));
   l.micro_batch = m.integer_or("micro_batch", 1, limits::kBatch, 0);

@@ -44,6 +44,13 @@ struct LayoutChoice {
   Layout fixed;
 };
 
+// Plausibility limits of a layout's sizes, stated in the errors.
+constexpr int64_t kMaxTensorParallel = 1024, kMaxPipelineStages = 4096;
+
+// Sets one key of `l` from its text ("tp", "8"); "" when fine, else what was expected (the
+// caller places the error: --layout, a CSV field).
+std::string set_layout_key(Layout& l, const std::string& key, const std::string& value);
+
 // `--layout` text: comma-separated key=value pairs (or "search"). Errors name `origin` ("--layout").
 LayoutChoice parse_layout_text(const std::string& text, const std::string& origin);
 // A study's `layout:` value: the scalar "search" or a map of the same keys (positions from YAML).

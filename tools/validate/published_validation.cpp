@@ -71,27 +71,17 @@ std::string resolve(const std::string& root, const std::string& p) {
   return (root.empty() ? std::string(".") : root) + "/" + p;
 }
 
-// The optional layout columns, each at its field.
+// The optional layout columns (core/layout_spec.h's keys and ranges), each error at its field.
 void read_layout(RowReader& r, PublishedRow& row) {
-  Layout& l = row.layout;
-  auto written = [&](const char* key) {
-    if (!r.has(key)) return false;
+  for (const char* key : kOptional) {
+    if (!r.has(key)) continue;
     if (!row.has_layout) row.layout_col = r.field(key).col, row.layout_key = key;
     row.has_layout = true;
-    return true;
-  };
-  if (written("tp")) l.tp = r.integer("tp", 1, 1024);
-  if (written("pp")) l.pp = r.integer("pp", 1, 4096);
-  if (written("zero")) l.zero = static_cast<int>(r.integer("zero", 0, 3));
-  if (written("micro_batch")) l.micro_batch = r.integer("micro_batch", 1, limits::kBatch);
-  if (written("recompute")) {
-    const std::string t = r.field("recompute").text;
-    if (t == "none") l.recompute = Recompute::None;
-    else if (t == "selective") l.recompute = Recompute::Selective;
-    else if (t == "full") l.recompute = Recompute::Full;
-    else r.error("recompute", "expected none, selective or full, got \"" + t + "\"");
+    const std::string why = set_layout_key(row.layout, key, r.field(key).text);
+    if (!why.empty()) r.error(key, why);
   }
 }
+
 
 }  // namespace
 
