@@ -21,33 +21,30 @@ StepProfile SystemcStageTimer::profile(const LoweredStep& stage, int64_t micro) 
   return builder.done();
 }
 
-double SystemcStageTimer::allreduce_s(const InterconnectSpec& ic, int64_t learners, double bytes) const {
-  if (learners <= 1 || bytes <= 0) return 0.0;
-  const auto key = std::make_tuple(static_cast<int>(ic.topology) * 8 + static_cast<int>(ic.collective), learners,
-                                   ic.devices_per_node, ic.link.bandwidth_bytes_per_s, ic.inter_node.bandwidth_bytes_per_s, bytes);
+double SystemcStageTimer::run(const NetJob& job) const {
+  const InterconnectSpec& ic = job.ic;
+  const auto key = std::make_tuple(static_cast<int>(ic.topology), static_cast<int>(ic.collective), job.point_to_point,
+                                   job.stride, job.learners, ic.devices_per_node, ic.link.bandwidth_bytes_per_s,
+                                   ic.inter_node.bandwidth_bytes_per_s, job.bytes);
   std::lock_guard<std::mutex> lock(m_mutex);
   auto it = m_collectives.find(key);
-  if (it != m_collectives.end()) return it->second;
+  if (it == m_collectives.end()) it = m_collectives.emplace(key, run_net_sc_forked({job}).front().seconds).first;
+  return it->second;
+}
+
+double SystemcStageTimer::allreduce_s(const InterconnectSpec& ic, int64_t learners, double bytes) const {
+  if (learners <= 1 || bytes <= 0) return 0.0;
   NetJob job;
   job.ic = ic, job.learners = learners, job.bytes = bytes;
-  const double s = run_net_sc_forked({job}).front().seconds;
-  m_collectives.emplace(key, s);
-  return s;
+  return run(job);
 }
 
 double SystemcStageTimer::p2p_s(const InterconnectSpec& ic, int64_t senders, double bytes, bool across) const {
   if (bytes <= 0) return 0.0;
-  const auto key = std::make_tuple(-1 - static_cast<int>(across), senders, ic.devices_per_node, ic.link.bandwidth_bytes_per_s,
-                                   ic.inter_node.bandwidth_bytes_per_s, bytes);
-  std::lock_guard<std::mutex> lock(m_mutex);
-  auto it = m_collectives.find(key);
-  if (it != m_collectives.end()) return it->second;
   NetJob job;
   job.ic = p2p_interconnect(ic, senders, across);
   job.learners = 2 * senders, job.bytes = bytes, job.point_to_point = true;
-  const double s = run_net_sc_forked({job}).front().seconds;
-  m_collectives.emplace(key, s);
-  return s;
+  return run(job);
 }
 
 double SystemcStageTimer::group_allreduce_s(const InterconnectSpec& ic, int64_t members, int64_t tp,
@@ -57,18 +54,11 @@ double SystemcStageTimer::group_allreduce_s(const InterconnectSpec& ic, int64_t 
                        (ic.topology != Topology::Hierarchical || ic.devices_per_node % tp == 0);
   if (!grouped) return allreduce_s(dp_group_interconnect(ic, tp, members), members, bytes);
   if (members <= 1 || bytes <= 0) return 0.0;
-  const auto key = std::make_tuple(1000 + static_cast<int>(tp), members, ic.devices_per_node, ic.link.bandwidth_bytes_per_s,
-                                   ic.inter_node.bandwidth_bytes_per_s, bytes);
-  std::lock_guard<std::mutex> lock(m_mutex);
-  auto it = m_collectives.find(key);
-  if (it != m_collectives.end()) return it->second;
   NetJob job;
   job.ic = ic;
   job.learners = members * tp, job.bytes = bytes, job.stride = tp;
   job.ic.max_learners = std::max(ic.max_learners, job.learners);
-  const double s = run_net_sc_forked({job}).front().seconds;
-  m_collectives.emplace(key, s);
-  return s;
+  return run(job);
 }
 
 }  // namespace kp

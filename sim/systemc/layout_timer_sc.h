@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "sim/layout_update.h"
+#include "sim/systemc/net/net_runner.h"
 
 namespace kp {
 
@@ -24,7 +25,9 @@ class SystemcStageTimer : public StageTimer {
   HardwareSpec m_hw;
   Precision m_precision;
   mutable std::mutex m_mutex;
-  mutable std::map<std::tuple<int, int64_t, int64_t, double, double, double>, double> m_collectives;
+  // The seconds of `job` on the SystemC interconnect, run once per distinct job.
+  double run(const NetJob& job) const;
+  mutable std::map<std::tuple<int, int, bool, int64_t, int64_t, int64_t, double, double, double>, double> m_collectives;
 };
 
 }  // namespace kp
