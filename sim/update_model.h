@@ -21,6 +21,9 @@ struct UpdateBreakdown {
   // Parallel layouts (sim/layout_update.h): pipeline fill and drain (stages idle), stage-to-stage
   // transfers, and tensor-parallel all-reduces (inside forward_s and backward_s).
   double pipeline_bubble_s = 0, p2p_s = 0, tp_comm_s = 0;
+  // Clock under the board power limit over the nominal clock (models/time_model/power_model.h):
+  // 1 when the chip stays within its TDP; forward, backward and optimizer already include it.
+  double power_clock_scale = 1;
   double t_update_s = 0;
 };
 

@@ -70,11 +70,12 @@ int run_predict(const Args& args) {
   }
   if (format == "csv") {
     std::printf("batch,learners,per_learner_batch,steps,t_update_s,t_total_s,energy_j,cost_usd,"
-                "avg_chip_power_w,fits,layout,memory_GiB\n");
+                "avg_chip_power_w,power_clock_scale,fits,layout,memory_GiB\n");
     for (const TimePoint& t : p.points)
-      std::printf("%lld,%lld,%lld,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%d,%s,%.6g\n", static_cast<long long>(t.batch),
+      std::printf("%lld,%lld,%lld,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%d,%s,%.6g\n", static_cast<long long>(t.batch),
                   static_cast<long long>(t.learners), static_cast<long long>(t.per_learner_batch), t.steps,
-                  t.t_update_s, t.t_total_s, t.energy_j, t.cost_usd, t.average_chip_power_w(), t.fits ? 1 : 0,
+                  t.t_update_s, t.t_total_s, t.energy_j, t.cost_usd, t.average_chip_power_w(),
+                  t.breakdown.power_clock_scale, t.fits ? 1 : 0,
                   t.layout.text().c_str(), t.memory.total() / 1073741824.0);
     if (const std::string w = tdp_warning(c.hw, p.overall_best.average_chip_power_w()); !w.empty())
       std::fprintf(stderr, "%s\n", w.c_str());
@@ -92,6 +93,7 @@ int run_predict(const Args& args) {
       j.key("steps").value(t.steps).key("t_update_s").value(t.t_update_s).key("t_total_s").value(t.t_total_s);
       j.key("energy_j").value(t.energy_j).key("cost_usd").value(t.cost_usd);
       j.key("avg_chip_power_w").value(t.average_chip_power_w());
+      j.key("power_clock_scale").value(t.breakdown.power_clock_scale);
       j.key("fits").value(t.fits).key("layout").value(t.layout.text());
       write_memory_json(j, t.memory);
       j.end_object();
@@ -117,7 +119,7 @@ int run_predict(const Args& args) {
   std::printf("fastest: %lld chips, batch %lld: %s, %.4g kWh, $%.4g; average power per chip %s\n",
               static_cast<long long>(best.learners), static_cast<long long>(best.batch),
               human_seconds(best.t_total_s).c_str(), best.energy_j / 3.6e6, best.cost_usd,
-              power_summary(c.hw, best.average_chip_power_w()).c_str());
+              power_summary(c.hw, best.average_chip_power_w(), best.breakdown.power_clock_scale).c_str());
   if (const std::string w = tdp_warning(c.hw, best.average_chip_power_w()); !w.empty())
     std::fprintf(stderr, "%s\n", w.c_str());
   return 0;

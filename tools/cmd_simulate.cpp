@@ -69,7 +69,8 @@ int run_simulate(const Args& args) {
   std::vector<LayerRecord> layers;
   if (const auto* lm = dynamic_cast<const LayoutModel*>(model.get()))
     if (const std::string why = lm->problem(batch, learners); !why.empty()) throw ConfigError("--layout", why);
-  const UpdateResult r = model->simulate(batch, learners, layout_text.empty() ? &layers : nullptr);
+  UpdateResult r = model->simulate(batch, learners, layout_text.empty() ? &layers : nullptr);
+  apply_power_cap(c.hw, learners, r);  // the per-layer records below stay at the nominal clock
   if (!r.fits)
     throw ConfigError({Diagnostic{hw, 0, 0, "chip.memory.dram.capacity",
                                   "the step does not fit device memory under " + r.layout.text() + ": " +
@@ -103,7 +104,7 @@ int run_simulate(const Args& args) {
     j.key("kernels").value(r.kernels).key("runtime_section").value(c.hw.runtime.present);
     j.key("energy_j").value(r.energy_j + static_j).key("dynamic_energy_j").value(r.energy_j);
     j.key("static_power_modelled").value(c.hw.power.modelled).key("static_energy_j").value(static_j);
-    j.key("avg_chip_power_w").value(chip_w).key("tdp_w");
+    j.key("avg_chip_power_w").value(chip_w).key("power_clock_scale").value(b.power_clock_scale).key("tdp_w");
     if (c.hw.power.tdp_w > 0) j.value(c.hw.power.tdp_w); else j.null();
     j.key("layers").begin_array();
     for (const LayerRecord& l : layers) {
@@ -149,7 +150,7 @@ int run_simulate(const Args& args) {
   else
     std::printf("  energy            %.4g J per update (all learners, dynamic only: static power not modelled)\n",
                 r.energy_j);
-  std::printf("  power per chip    %s\n", power_summary(c.hw, chip_w).c_str());
+  std::printf("  power per chip    %s\n", power_summary(c.hw, chip_w, b.power_clock_scale).c_str());
   if (const std::string w = tdp_warning(c.hw, chip_w); !w.empty()) std::fprintf(stderr, "%s\n", w.c_str());
   if (c.hw.runtime.present)
     std::printf("  fixed costs       %lld kernels, launch waits %s (in the phases above), host %s, input %s\n",

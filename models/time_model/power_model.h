@@ -22,9 +22,21 @@ StaticPower static_power(const HardwareSpec& hw, int64_t learners);
 double busy_seconds(const UpdateBreakdown& b);
 // Average power per chip (W) of a run that spent chip_energy_j on `learners` chips in t_total_s.
 double average_chip_power_w(double chip_energy_j, int64_t learners, double t_total_s);
+// Power capping, as GPUs enforce their board power limit by lowering the clock (NVIDIA's power
+// management; DVFS): when one update of `u` would draw more than power.tdp per chip on average,
+// the compute seconds c (forward, backward and optimizer less the launch waits w, host time) stretch
+// by k >= 1 so that the average is exactly the TDP, and breakdown.power_clock_scale = 1/k. With E
+// the dynamic energy per chip, s the chip's static power, b its busy power (drawn over c and w) and
+// t the update's seconds, E + b (k c + w) + s t' = TDP t' with t' = t + (k - 1) c gives
+//   k = (E + b w - (TDP - s)(t - c)) / ((TDP - s - b) c).
+// Energy per operation is kept (no voltage scaling: conservative), and the all-reduce overlap is
+// not re-timed. No-op without a power: section or TDP, or when s + b leave no budget (the TDP
+// warning then stays).
+void apply_power_cap(const HardwareSpec& hw, int64_t learners, UpdateResult& u);
 // A warning line when the average exceeds the TDP, "" otherwise (or when no TDP is given).
 std::string tdp_warning(const HardwareSpec& hw, double average_chip_w);
-// "312 W (45% of 700 W TDP)", "312 W (no TDP given)" or "static power not modelled" prefix.
-std::string power_summary(const HardwareSpec& hw, double average_chip_w);
+// "312 W (45% of 700 W TDP)", "312 W (no TDP given)" or "static power not modelled" prefix;
+// clock_scale < 1 adds "clock throttled to 95% to stay within it".
+std::string power_summary(const HardwareSpec& hw, double average_chip_w, double clock_scale = 1);
 
 }  // namespace kp

@@ -14,7 +14,8 @@ double TimePoint::average_chip_power_w() const { return kp::average_chip_power_w
 
 TimePoint evaluate_point(const UpdateModel& model, const StepLaw& law, const HardwareSpec& hw,
                          int64_t batch, int64_t learners) {
-  const UpdateResult u = model.simulate(batch, learners);
+  UpdateResult u = model.simulate(batch, learners);
+  apply_power_cap(hw, learners, u);
   TimePoint p;
   p.batch = batch;
   p.learners = learners;

@@ -154,7 +154,7 @@ TEST(ReportSweep, DesignsCsvAndSummaryCarryTheSameNumbers) {
   // 200 J = 64 samples/J, perf/$ = 12800 / 12 USD; on the time-cost-energy front (the other design
   // takes 4 s, 400 J, 8 USD: cheaper, so neither beats the other).
   EXPECT_EQ(row, "1,chip [bandwidth=100 GB/s],net,hw.yaml,100,1,1,1,64,2,200,0.01,2,200,12,,0,0,0,analytic,0.0105,"
-                 "0.05,0,,,,18000000,83.3333333,64,1066.66667,1");
+                 "0.05,0,,1,,,18000000,83.3333333,64,1066.66667,1");
   const std::string json = summary_json(r);
   EXPECT_NE(json.find("\"interconnect.link.bandwidth\":\"100 GB/s\""), std::string::npos);
   EXPECT_NE(json.find("\"pareto\":true"), std::string::npos);

@@ -80,6 +80,8 @@ TEST(StudyJournal, DesignsRoundTripExactly) {
     for (size_t i = 0; i < s.prediction.points.size(); ++i) {
       EXPECT_EQ(back.prediction.points[i].t_total_s, s.prediction.points[i].t_total_s);  // bit-exact
       EXPECT_EQ(back.prediction.points[i].energy_j, s.prediction.points[i].energy_j);
+      EXPECT_EQ(back.prediction.points[i].breakdown.power_clock_scale,
+                s.prediction.points[i].breakdown.power_clock_scale);
     }
     EXPECT_EQ(back.name, s.name);
     EXPECT_EQ(back.chosen.cost_usd, s.chosen.cost_usd);

@@ -9,7 +9,11 @@ std::string power_text(const SystemResult& s, const TimePoint& p) {
   const double w = p.average_chip_power_w();
   std::string out = "average power per chip " + fmt("%.3g", w) + " W";
   if (!s.power_modelled) return out + " dynamic only (static power not modelled)";
-  if (s.tdp_w > 0) return out + " (" + fmt("%.0f", 100.0 * w / s.tdp_w) + "% of " + fmt("%.4g", s.tdp_w) + " W TDP)";
+  if (s.tdp_w > 0) {
+    out += " (" + fmt("%.0f", 100.0 * w / s.tdp_w) + "% of " + fmt("%.4g", s.tdp_w) + " W TDP";
+    const double scale = p.breakdown.power_clock_scale;
+    return out + (scale < 1 ? ", clock throttled to " + fmt("%.1f", 100.0 * scale) + "% to stay within it)" : ")");
+  }
   return out + " (no TDP given)";
 }
 

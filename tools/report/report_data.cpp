@@ -96,7 +96,7 @@ std::string designs_csv(const StudyResult& r) {
   std::string csv = "design_index,design,workload,hardware_file" + key_columns(keys) +
                     ",feasible,rank,pareto,batch,learners,steps,t_update_s,t_total_s,energy_j,cost_usd,"
                     "knee_learners,b_crit_samples,max_learners,price_usd_per_chip_hour,fidelity,"
-                    "systemc_t_update_s,systemc_vs_analytic_t_update_rel,avg_chip_power_w,tdp_w,area_mm2,"
+                    "systemc_t_update_s,systemc_vs_analytic_t_update_rel,avg_chip_power_w,tdp_w,power_clock_scale,area_mm2,"
                     "chip_price_usd,runs_per_mwh,runs_per_kusd,perf_per_w_samples_per_j,perf_per_usd_samples_per_usd,"
                     "pareto_time_cost_energy\n";
   const std::vector<bool> front3 = pareto_time_cost_energy(r);
@@ -114,7 +114,7 @@ std::string designs_csv(const StudyResult& r) {
            csv_field(s.fidelity) + "," +
            (s.verify.done ? num(s.verify.systemc.t_update_s) + "," + num(s.verify.t_update_rel_diff) : ",");
     csv += "," + opt(p.t_total_s > 0, p.average_chip_power_w()) + "," + opt(s.tdp_w > 0, s.tdp_w) + "," +
-           opt(s.area_m2 > 0, s.area_m2 * 1e6) + "," + opt(s.chip_price_usd > 0, s.chip_price_usd) + "," +
+           num(p.breakdown.power_clock_scale) + "," + opt(s.area_m2 > 0, s.area_m2 * 1e6) + "," + opt(s.chip_price_usd > 0, s.chip_price_usd) + "," +
            opt(p.energy_j > 0, 3.6e9 / p.energy_j) + "," + opt(p.cost_usd > 0, 1000.0 / p.cost_usd) + "," +
            opt(samples_per_joule(p) > 0, samples_per_joule(p)) + "," + opt(samples_per_usd(p) > 0, samples_per_usd(p)) +
            "," + (front3[i] ? "1" : "0") + "\n";

@@ -162,6 +162,12 @@ void put_layout(Out& o, const TimePoint& p) {
   o.d(p.breakdown.pipeline_bubble_s).d(p.breakdown.p2p_s).d(p.breakdown.tp_comm_s);
 }
 
+double get_clock_scale(In& in) {
+  const double v = in.d();
+  if (!(v > 0 && v <= 1)) throw std::runtime_error("journal record: power clock scale out of range (0, 1]");
+  return v;
+}
+
 void get_layout(In& in, TimePoint& p) {
   Layout& l = p.layout;
   auto ranged = [&](int64_t lo, int64_t hi) {
@@ -320,6 +326,7 @@ std::string encode_design(const SystemResult& s) {
   for (const TimePoint* t : chip_energy_points(s)) o.d(t->chip_energy_j);
   for (const TimePoint* t : chip_energy_points(s)) put_layout(o, *t);
   o.i(p.infeasible_points);
+  for (const TimePoint* t : chip_energy_points(s)) o.d(t->breakdown.power_clock_scale);
   return o.text();
 }
 
@@ -364,6 +371,7 @@ SystemResult decode_design(const std::string& text) {
   p.infeasible_points = in.i();
   if (p.infeasible_points < 0 || p.infeasible_points > (INT64_C(1) << 40))
     throw std::runtime_error("journal record: infeasible point count out of range");
+  for (TimePoint* t : chip_energy_points(s)) t->breakdown.power_clock_scale = get_clock_scale(in);
   in.done();
   return s;
 }
@@ -372,7 +380,7 @@ std::string encode_verify(size_t index, const VerifyResult& v) {
   Out o;
   o.u(index).i(v.done ? 1 : 0).d(v.t_update_rel_diff);
   put(o, v.systemc);
-  o.d(v.systemc.chip_energy_j);
+  o.d(v.systemc.chip_energy_j).d(v.systemc.breakdown.power_clock_scale);
   return o.text();
 }
 
@@ -384,6 +392,7 @@ VerifyResult decode_verify(const std::string& text, size_t& index) {
   v.t_update_rel_diff = in.d();
   v.systemc = get_point(in);
   v.systemc.chip_energy_j = in.d();
+  v.systemc.breakdown.power_clock_scale = get_clock_scale(in);
   in.done();
   return v;
 }

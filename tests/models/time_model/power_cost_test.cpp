@@ -90,6 +90,68 @@ TEST(PowerModel, RunEnergyAddsStaticOverStepAndBusyOverCompute) {
   EXPECT_NE(tdp_warning(hw, 120.0).find("exceeds power.tdp 100 W"), std::string::npos);
 }
 
+// TDP 100 W, 20 W static, 30 W busy; an update of 1 s, 0.5 s of it forward, 100 J dynamic per chip.
+UpdateResult hot_update(double launch_wait_s) {
+  UpdateResult u;
+  u.breakdown.forward_s = 0.5;
+  u.breakdown.launch_wait_s = launch_wait_s;
+  u.breakdown.allreduce_exposed_s = 0.5;
+  u.breakdown.t_update_s = 1.0;
+  u.energy_j = 2 * 100.0;  // two chips
+  return u;
+}
+
+HardwareSpec capped() {
+  HardwareSpec hw;
+  hw.power.modelled = true;
+  hw.power.tdp_w = 100;
+  hw.power.chip_static_w = 20;
+  hw.power.chip_busy_w = 30;
+  return hw;
+}
+
+TEST(PowerModel, AChipOverItsTdpThrottlesUntilItDrawsExactlyTheTdp) {
+  // Unthrottled: 100 J + 30 W x 0.5 s + 20 W x 1 s = 135 W. k = (100 - 80 x 0.5) / (50 x 0.5) = 2.4:
+  // forward 1.2 s, the update 1.7 s, and 100 + 30 x 1.2 + 20 x 1.7 = 170 J = 100 W x 1.7 s.
+  UpdateResult u = hot_update(0);
+  apply_power_cap(capped(), 2, u);
+  EXPECT_NEAR(u.breakdown.forward_s, 1.2, 1e-12);
+  EXPECT_NEAR(u.breakdown.t_update_s, 1.7, 1e-12);
+  EXPECT_NEAR(u.breakdown.power_clock_scale, 1 / 2.4, 1e-12);
+  EXPECT_DOUBLE_EQ(u.breakdown.allreduce_exposed_s, 0.5);
+  // Through the time model: the point's average power is the TDP.
+  class Hot : public UpdateModel {
+   public:
+    const char* fidelity() const override { return "test"; }
+    UpdateResult simulate(int64_t, int64_t, std::vector<LayerRecord>*) const override { return hot_update(0); }
+  };
+  const TimePoint p = evaluate_point(Hot(), StepLaw{10, 0}, capped(), 2, 2);
+  EXPECT_NEAR(p.average_chip_power_w(), 100.0, 1e-9);
+  EXPECT_EQ(power_summary(capped(), 100.0, p.breakdown.power_clock_scale),
+            "100 W (100% of 100 W TDP), clock throttled to 41.7% to stay within it");
+}
+
+TEST(PowerModel, LaunchWaitsDrawBusyPowerButDoNotStretch) {
+  // 0.1 s of the forward waits for launches: c = 0.4 s. k = (100 + 30 x 0.1 - 80 x 0.6) / (50 x 0.4)
+  // = 2.75; the update 1 + 1.75 x 0.4 = 1.7 s, 100 + 30 x (1.1 + 0.1) + 20 x 1.7 = 170 J again.
+  UpdateResult u = hot_update(0.1);
+  apply_power_cap(capped(), 2, u);
+  EXPECT_NEAR(u.breakdown.t_update_s, 1.7, 1e-12);
+  EXPECT_NEAR(u.breakdown.forward_s, 1.2, 1e-12);
+  EXPECT_NEAR(u.breakdown.power_clock_scale, 1 / 2.75, 1e-12);
+}
+
+TEST(PowerModel, AChipWithinItsTdpOrWithoutOneKeepsItsClock) {
+  UpdateResult u = hot_update(0);
+  u.energy_j = 2 * 60.0;  // 60 + 15 + 20 = 95 W
+  apply_power_cap(capped(), 2, u);
+  EXPECT_DOUBLE_EQ(u.breakdown.t_update_s, 1.0);
+  EXPECT_DOUBLE_EQ(u.breakdown.power_clock_scale, 1.0);
+  UpdateResult v = hot_update(0);
+  apply_power_cap(HardwareSpec{}, 2, v);  // no power: section
+  EXPECT_DOUBLE_EQ(v.breakdown.t_update_s, 1.0);
+}
+
 TEST(PowerModel, AbsentPowerSectionIsSaidNotDefaulted) {
   const HardwareSpec hw;
   const TimePoint p = evaluate_point(OneSecondUpdate(), StepLaw{100, 0}, hw, 4, 2);
