@@ -117,12 +117,16 @@ std::string report_dir(const std::string& study) {
 std::string quickstart_dir() { return report_dir("quickstart"); }
 
 // Appended to a page: lists every pair of <text> boxes of one plot that overlap by more than a
-// pixel each way, every text that leaves its plot, and a page wider than its 1280 px window (a
-// table that does not fit), between markers in the dumped DOM.
+// pixel each way, every text that leaves its plot, a page wider than its 1280 px window and a
+// table wider than the column it sits in (it would scroll or spill), between markers in the dumped DOM.
 const char* kOverlapScan = R"(<script>
 const out = [];
 if (document.documentElement.scrollWidth > window.innerWidth + 1)
   out.push('the page is ' + document.documentElement.scrollWidth + ' px wide in a ' + window.innerWidth + ' px window');
+document.querySelectorAll('table').forEach((t, n) => {
+  const column = t.parentElement.clientWidth, width = Math.ceil(t.getBoundingClientRect().width);
+  if (width > column + 1) out.push('table ' + n + ' is ' + width + ' px wide in a ' + column + ' px column');
+});
 document.querySelectorAll('svg').forEach((svg, n) => {
   const frame = svg.getBoundingClientRect();
   const texts = [...svg.querySelectorAll('text')].map(t => ({b: t.getBoundingClientRect(), s: t.textContent}));

@@ -9,6 +9,7 @@
 
 #include "core/config_doc.h"
 #include "tools/report/html_report.h"
+#include "tools/report/html_tables.h"
 #include "tools/report/report_writer.h"
 #include "tools/report/svg_plot.h"
 #include "tools/study/study_runner.h"
@@ -142,6 +143,33 @@ TEST(HtmlReport, EscapesNamesFromTheStudy) {
   EXPECT_NE(html.find("chip&lt;x&gt;"), std::string::npos);
   EXPECT_NE(html.find("net &amp; &quot;co&quot;"), std::string::npos);
   EXPECT_NE(html.find("hw/a&amp;b.yaml"), std::string::npos);
+}
+
+TEST(HtmlReport, RankingSaysOnceWhatEveryDesignShares) {
+  StudyResult r;
+  r.workloads.push_back(WorkloadResult{"net", "wl.yaml", {100, 25600}, 0, {}});
+  for (int i = 0; i < 2; ++i) {
+    SystemResult s;
+    s.index = static_cast<size_t>(i);
+    s.name = "chip [rows=" + std::to_string(64 << i) + "]";
+    s.hardware_name = "chip";
+    s.overrides.push_back({"chip.compute.array.rows", std::to_string(64 << i)});
+    s.cost_per_chip_hour_usd = 2;
+    s.rank = i + 1;
+    s.feasible = true;
+    s.chosen = point(64, 1, 0.01 * (i + 1), r.workloads.front().law);
+    s.prediction.overall_best = s.prediction.knee = s.chosen;
+    r.systems.push_back(s);
+  }
+  const std::string h = ranked_table(r);
+  // The hardware, knee and price columns are the same in both rows: one line above the table.
+  EXPECT_NE(h.find("The same for every design below: hardware: chip; knee (chips): none; "
+                   "price (USD per chip-hour): 2."), std::string::npos) << h;
+  EXPECT_EQ(h.find("<th>hardware</th>"), std::string::npos);
+  EXPECT_EQ(h.find("<th>price"), std::string::npos);
+  EXPECT_NE(h.find(">rows</th>"), std::string::npos);  // the swept key differs: it stays a column
+  EXPECT_EQ(count(h, "<tr"), 3u);                       // header and two designs
+  EXPECT_NE(h.find("<th>total time (s)</th>"), std::string::npos);
 }
 
 TEST(HtmlReport, WriteReportWritesTheHtmlAndXmllintAcceptsIt) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "tools/report/design_metrics.h"
 #include "tools/report/plot_util.h"
@@ -92,46 +93,95 @@ std::string answer_section(const StudyResult& r) {
   return h + "</section>\n";
 }
 
+namespace {
+
+// One column of the ranking table: its header (and hover title), whether it is numeric, its cells.
+struct RankColumn {
+  std::string header, title;
+  bool numeric = true, foldable = false;  // foldable: said once above the table when every row agrees
+  std::vector<std::string> cells;
+};
+
+}  // namespace
+
 std::string ranked_table(const StudyResult& r, size_t max_rows) {
   // Swept keys as columns (named by the last part of the key), so the table reads like a grid.
   std::vector<std::string> keys;
   for (const SystemResult& s : r.systems)
     for (const Override& o : s.overrides)
       if (std::find(keys.begin(), keys.end(), o.key) == keys.end()) keys.push_back(o.key);
-  const bool several = r.workloads.size() > 1, verify = any_verify(r);
-  // Smaller type, and a scroll box rather than a page wider than the window when a study sweeps many keys.
-  std::string h = "<section id=\"ranking\"><h2>All designs ranked</h2>\n<div class=\"wide\"><table class=\"dense\"><tr>"
-                  "<th>rank</th><th>" +
-                  std::string(keys.empty() ? "design" : "hardware") + "</th>";
-  for (const std::string& k : keys) h += "<th title=\"" + html_escape(k) + "\">" + html_escape(k.substr(k.find_last_of('.') + 1)) + "</th>";
-  if (several) h += "<th>workload</th>";
-  h += "<th>total time (s)</th><th>chips P (chips)</th><th>batch M (samples)</th><th>energy (J)</th>"
-       "<th>cost (USD)</th><th>perf/W (samples/J)</th><th>perf/$ (samples/USD)</th><th>knee (chips)</th>"
-       "<th title=\"over the study's objectives / not beaten on time, cost and energy together\">Pareto: "
-       "objectives / time, cost, energy</th>";
-  if (verify) h += "<th>SystemC T_update vs analytic</th>";
-  h += "<th>price (USD per chip-hour)</th></tr>\n";
   const std::vector<size_t> order = ranked_designs(r);
   const std::vector<bool> front3 = pareto_time_cost_energy(r);
-  const auto per = [](double v) { return v > 0 ? fmt("%.4g", v) : std::string("-"); };
-  for (size_t k = 0; k < order.size() && k < max_rows; ++k) {
-    const SystemResult& s = r.systems[order[k]];
-    const TimePoint& b = reported_point(s);
-    h += std::string(s.rank == 1 ? "<tr class=\"top\">" : "<tr>") + tdn(s.rank > 0 ? std::to_string(s.rank) : "-") +
-         td_name(keys.empty() || s.hardware_name.empty() ? s.name : s.hardware_name, s.file);
-    for (const std::string& key : keys) {
-      std::string v;
+  const size_t rows = std::min(order.size(), max_rows);
+  std::vector<RankColumn> cols;
+  auto column = [&](const std::string& header, bool numeric, auto cell, const std::string& title = "",
+                    bool foldable = false) {
+    RankColumn c{header, title, numeric, foldable, {}};
+    for (size_t k = 0; k < rows; ++k) c.cells.push_back(cell(r.systems[order[k]], order[k]));
+    cols.push_back(std::move(c));
+  };
+  column("rank", true, [](const SystemResult& s, size_t) { return s.rank > 0 ? std::to_string(s.rank) : "-"; });
+  column(keys.empty() ? "design" : "hardware", false, [&](const SystemResult& s, size_t) {
+    return keys.empty() || s.hardware_name.empty() ? s.name : s.hardware_name;
+  }, "", true);
+  for (const std::string& key : keys)
+    column(key.substr(key.find_last_of('.') + 1), true, [&](const SystemResult& s, size_t) {
       for (const Override& o : s.overrides)
-        if (o.key == key) v = o.value;
-      h += tdn(v);
+        if (o.key == key) return o.value;
+      return std::string();
+    }, key);
+  if (r.workloads.size() > 1)
+    column("workload", false, [&](const SystemResult& s, size_t) { return r.workloads[s.workload].name; }, "", true);
+  const auto per = [](double v) { return v > 0 ? fmt("%.4g", v) : std::string("-"); };
+  column("total time (s)", true, [](const SystemResult& s, size_t) { return fmt("%.4g", reported_point(s).t_total_s); });
+  column("chips P (chips)", true, [](const SystemResult& s, size_t) { return std::to_string(reported_point(s).learners); });
+  column("batch M (samples)", true, [](const SystemResult& s, size_t) { return std::to_string(reported_point(s).batch); });
+  column("energy (J)", true, [](const SystemResult& s, size_t) { return fmt("%.4g", reported_point(s).energy_j); });
+  column("cost (USD)", true, [](const SystemResult& s, size_t) { return usd_text(reported_point(s).cost_usd); });
+  column("perf/W (samples/J)", true, [&](const SystemResult& s, size_t) { return per(samples_per_joule(reported_point(s))); });
+  column("perf/$ (samples/USD)", true, [&](const SystemResult& s, size_t) { return per(samples_per_usd(reported_point(s))); });
+  column("knee (chips)", true, [](const SystemResult& s, size_t) {
+    return s.prediction.knee_learners ? std::to_string(s.prediction.knee_learners) : "none";
+  }, "", true);
+  column("Pareto: objectives / time, cost, energy", false, [&](const SystemResult& s, size_t i) {
+    return !s.feasible ? "infeasible" : std::string(s.pareto ? "yes" : "no") + " / " + (front3[i] ? "yes" : "no");
+  }, "over the study's objectives / not beaten on time, cost and energy together");
+  if (any_verify(r))
+    column("SystemC T_update vs analytic", true, [](const SystemResult& s, size_t) {
+      return s.verify.done ? fmt("%+.1f%%", 100 * s.verify.t_update_rel_diff) : "";
+    }, "", true);
+  column("price (USD per chip-hour)", true,
+         [](const SystemResult& s, size_t) { return fmt("%.3g", s.cost_per_chip_hour_usd); }, "", true);
+  // A descriptive column that is the same in every row (the hardware of a design space, its price)
+  // is said once above the table, so that the table fits its column; the figures always stay.
+  std::string same;
+  if (rows > 1)
+    for (size_t c = 1; c < cols.size(); ++c) {
+      const RankColumn& col = cols[c];
+      if (!col.foldable) continue;
+      if (std::count(col.cells.begin(), col.cells.end(), col.cells.front()) != static_cast<long>(rows)) continue;
+      same += std::string(same.empty() ? "" : "; ") + col.header + ": " + col.cells.front();
+      cols[c].cells.clear();
     }
-    if (several) h += td(r.workloads[s.workload].name);
-    h += tdn(fmt("%.4g", b.t_total_s)) + tdn(std::to_string(b.learners)) + tdn(std::to_string(b.batch)) +
-         tdn(fmt("%.4g", b.energy_j)) + tdn(usd_text(b.cost_usd)) + tdn(per(samples_per_joule(b))) +
-         tdn(per(samples_per_usd(b))) + tdn(s.prediction.knee_learners ? std::to_string(s.prediction.knee_learners) : "none") +
-         td(!s.feasible ? "infeasible" : std::string(s.pareto ? "yes" : "no") + " / " + (front3[order[k]] ? "yes" : "no"));
-    if (verify) h += tdn(s.verify.done ? fmt("%+.1f%%", 100 * s.verify.t_update_rel_diff) : "");
-    h += tdn(fmt("%.3g", s.cost_per_chip_hour_usd)) + "</tr>\n";
+  std::string h = "<section id=\"ranking\"><h2>All designs ranked</h2>\n";
+  if (!same.empty()) h += "<p class=\"muted\">The same for every design below: " + html_escape(same) + ".</p>\n";
+  // Smaller type, and a scroll box rather than a page wider than the window when a study sweeps many keys.
+  h += "<div class=\"wide\"><table class=\"dense\"><tr>";
+  for (const RankColumn& c : cols) {
+    if (rows > 0 && c.cells.empty()) continue;
+    h += c.title.empty() ? "<th>" : "<th title=\"" + html_escape(c.title) + "\">";
+    h += html_escape(c.header) + "</th>";
+  }
+  h += "</tr>\n";
+  for (size_t k = 0; k < rows; ++k) {
+    const SystemResult& s = r.systems[order[k]];
+    h += s.rank == 1 ? "<tr class=\"top\">" : "<tr>";
+    for (size_t c = 0; c < cols.size(); ++c) {
+      if (cols[c].cells.empty()) continue;
+      const std::string& v = cols[c].cells[k];
+      h += c == 1 ? td_name(v, s.file) : cols[c].numeric ? tdn(v) : td(v);
+    }
+    h += "</tr>\n";
   }
   h += "</table></div>\n<p class=\"muted\">perf/W and perf/$: training samples processed per joule and per dollar "
        "at the design's best point (the hardware's efficiency at that batch). A larger batch needs more samples to reach "
