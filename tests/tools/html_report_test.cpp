@@ -145,6 +145,18 @@ TEST(HtmlReport, EscapesNamesFromTheStudy) {
   EXPECT_NE(html.find("hw/a&amp;b.yaml"), std::string::npos);
 }
 
+TEST(HtmlReport, ReportsNameFilesAsTheStudyDoesNeverAbsolutely) {
+  const std::string md = report_markdown(quickstart()), html = report_html(quickstart());
+  EXPECT_EQ(md.find(kSrc), std::string::npos);
+  EXPECT_EQ(html.find(kSrc), std::string::npos);
+  EXPECT_NE(md.find("(`../hw_configs/t4_cluster.yaml`)"), std::string::npos);  // studies/quickstart.yaml's own path
+  // One unit per quantity: total times in s and energies in J, the glanceable form beside them.
+  EXPECT_EQ(total_seconds_text(6965), "6965 s (116.1 min)");
+  EXPECT_EQ(total_seconds_text(23.42), "23.42 s");
+  EXPECT_EQ(energy_text(6.464e7), "6.464e+07 J (18 kWh)");
+  EXPECT_EQ(energy_text(102), "102 J");
+}
+
 TEST(HtmlReport, RankingSaysOnceWhatEveryDesignShares) {
   StudyResult r;
   r.workloads.push_back(WorkloadResult{"net", "wl.yaml", {100, 25600}, 0, {}});

@@ -25,7 +25,7 @@ std::string knee_cell(const SystemResult& s) {
   if (p.knee_learners == 0)
     return "none up to " + chips_text(p.scaling.empty() ? 0 : p.scaling.back().learners);
   return chips_text(p.knee_learners) + " (batch " + std::to_string(p.knee.batch) + ", " +
-         human_seconds(p.knee.t_total_s) + ", $" + usd_text(p.knee.cost_usd) + ")";
+         total_seconds_text(p.knee.t_total_s) + ", $" + usd_text(p.knee.cost_usd) + ")";
 }
 
 std::string verify_cell(const SystemResult& s) {
@@ -67,11 +67,11 @@ std::string answer_section(const StudyResult& r) {
       const TimePoint& b = s.chosen;
       h += "<p class=\"lede\">Best by " + html_escape(objective_name(r.spec.objectives.front())) + ": <b>" +
            html_escape(s.name) + "</b> with <b>" + chips_text(b.learners) + "</b> at global batch <b>" +
-           std::to_string(b.batch) + " samples</b>: <b>" + html_escape(human_seconds(b.t_total_s)) + "</b> to target, " +
-           html_escape(human_joules(b.energy_j)) + ", $" + usd_text(b.cost_usd) + ".</p>\n";
+           std::to_string(b.batch) + " samples</b>: <b>" + html_escape(total_seconds_text(b.t_total_s)) + "</b> to target, " +
+           html_escape(energy_text(b.energy_j)) + ", $" + usd_text(b.cost_usd) + ".</p>\n";
     }
     h += "<table><tr><th>hardware (best design)</th><th>best batch M (samples)</th><th>chips P (chips)</th>"
-         "<th>total time</th><th>total time (s)</th><th>energy (J)</th><th>cost (USD)</th><th>knee (" +
+         "<th>total time (s)</th><th>energy (J)</th><th>cost (USD)</th><th>knee (" +
          fmt("%.0f", 100 * r.spec.knee_threshold) + "% rule)</th><th>B_crit (samples)</th><th>Pareto-optimal</th>" +
          (verify ? "<th>SystemC check: T_update vs analytic</th>" : "") + "</tr>\n";
     for (size_t i : featured) {
@@ -79,8 +79,8 @@ std::string answer_section(const StudyResult& r) {
       if (s.workload != w) continue;
       const TimePoint& b = reported_point(s);
       const double b_crit = s.prediction.b_crit > 0 ? s.prediction.b_crit : wl.law.b_crit();
-      h += std::string(s.rank == 1 ? "<tr class=\"top\">" : "<tr>") + td_name(s.name, s.file) + tdn(std::to_string(b.batch)) +
-           tdn(std::to_string(b.learners)) + tdn(human_seconds(b.t_total_s)) + tdn(fmt("%.4g", b.t_total_s)) +
+      h += std::string(s.rank == 1 ? "<tr class=\"top\">" : "<tr>") + td_name(s.name, shown_path(r, s.file)) + tdn(std::to_string(b.batch)) +
+           tdn(std::to_string(b.learners)) + tdn(fmt("%.4g", b.t_total_s)) +
            tdn(fmt("%.4g", b.energy_j)) + tdn(usd_text(b.cost_usd)) + td(knee_cell(s)) + tdn(fmt("%.4g", b_crit)) +
            td(!s.feasible ? "infeasible" : s.pareto ? "yes" : "no") + (verify ? tdn(verify_cell(s)) : "") + "</tr>\n";
     }
@@ -179,7 +179,7 @@ std::string ranked_table(const StudyResult& r, size_t max_rows) {
     for (size_t c = 0; c < cols.size(); ++c) {
       if (cols[c].cells.empty()) continue;
       const std::string& v = cols[c].cells[k];
-      h += c == 1 ? td_name(v, s.file) : cols[c].numeric ? tdn(v) : td(v);
+      h += c == 1 ? td_name(v, shown_path(r, s.file)) : cols[c].numeric ? tdn(v) : td(v);
     }
     h += "</tr>\n";
   }

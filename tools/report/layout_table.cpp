@@ -28,14 +28,14 @@ std::vector<Row> rows_of(const SystemResult& s, int64_t& infeasible, int64_t& po
                     std::to_string(b.batch), b.layout.text(), fmt("%.3g", b.memory.total() / kGiB),
                     fmt("%.4g", d.pipeline_bubble_s * 1e3), fmt("%.4g", d.tp_comm_s * 1e3),
                     fmt("%.4g", d.allreduce_exposed_s * 1e3), fmt("%.4g", b.t_update_s * 1e3),
-                    human_seconds(b.t_total_s)});
+                    fmt("%.4g", b.t_total_s)});
   }
   return rows;
 }
 
 const char* const kHeads[] = {"chips",          "best batch (samples)", "layout",           "memory per chip (GiB)",
                               "bubble (ms)",    "tensor-parallel all-reduces (ms)", "exposed gradient and ZeRO communication (ms)",
-                              "T_update (ms)",  "time to target"};
+                              "T_update (ms)",  "time to target (s)"};
 
 std::string infeasible_text(int64_t infeasible, int64_t points) {
   return std::to_string(infeasible) + " of " + std::to_string(points) +

@@ -61,8 +61,8 @@ std::string plot_pareto(const std::vector<DesignMark>& designs, ParetoCost y) {
   axis(p, false, y == ParetoCost::usd ? "cost per training run (USD)" : "energy per training run (J)",
        yr.empty() ? Range{1, 10} : yr);
   const auto title = [&](const DesignMark& d) {
-    return d.label + ": " + human_seconds(d.time_s) + ", " +
-           (y == ParetoCost::usd ? "$" + fmt("%.4g", d.cost_usd) : human_joules(d.energy_j)) +
+    return d.label + ": " + total_seconds_text(d.time_s) + ", " +
+           (y == ParetoCost::usd ? "$" + fmt("%.4g", d.cost_usd) : energy_text(d.energy_j)) +
            (d.pareto ? " (Pareto-optimal)" : "");
   };
   for (const DesignMark& d : designs)

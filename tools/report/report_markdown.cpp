@@ -38,12 +38,12 @@ std::string report_markdown(const StudyResult& r) {
     const TimePoint& k = p.knee;
     md += "- **" + s.name + "**" + (r.workloads.size() > 1 ? " (" + r.workloads[s.workload].name + ")" : "") +
           (s.feasible ? "" : " (no point meets the constraints; fastest shown)") + ": best at " +
-          chips_text(b.learners) + ", batch " + std::to_string(b.batch) + " samples: " + human_seconds(b.t_total_s) +
-          " to target, " + human_joules(b.energy_j) + ", $" + usd_text(b.cost_usd) + (s.rank == 1 ? " (rank 1)" : "") +
+          chips_text(b.learners) + ", batch " + std::to_string(b.batch) + " samples: " + total_seconds_text(b.t_total_s) +
+          " to target, " + energy_text(b.energy_j) + ", $" + usd_text(b.cost_usd) + (s.rank == 1 ? " (rank 1)" : "") +
           (p.knee_learners == 0 ? ". No knee within " + chips_text(p.scaling.empty() ? 0 : p.scaling.back().learners) +
                                       " (every doubling in the grid still pays off)"
                                 : ". Knee at " + chips_text(p.knee_learners) + ": batch " + std::to_string(k.batch) +
-                                      " samples, " + human_seconds(k.t_total_s) + " total, " + human_joules(k.energy_j) +
+                                      " samples, " + total_seconds_text(k.t_total_s) + " total, " + energy_text(k.energy_j) +
                                       ", $" + usd_text(k.cost_usd)) +
           (s.verify.done ? ". SystemC check: T_update " + fmt("%+.1f%%", 100 * s.verify.t_update_rel_diff) : "") +
           ". At the best point: " + power_text(s, b) +
@@ -54,7 +54,7 @@ std::string report_markdown(const StudyResult& r) {
   md += "\n## Best batch per chip count\n";
   for (size_t i : featured_designs(r)) {
     const SystemResult& s = r.systems[i];
-    md += "\n### " + s.name + " (`" + s.file + "`)\n\n";
+    md += "\n### " + s.name + " (`" + shown_path(r, s.file) + "`)\n\n";
     md += "| chips | best batch (samples) | steps | T_update (ms) | exposed all-reduce (ms) | total time (s) | "
           "speed-up (x) | energy (J) | cost (USD) | weak-scaling time (s) |\n";
     md += "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";

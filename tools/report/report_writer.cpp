@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <filesystem>
 #include <stdexcept>
 
 #include "core/atomic_file.h"
@@ -11,6 +12,22 @@
 #include "tools/report/plot_util.h"
 
 namespace kp {
+
+std::string shown_path(const StudyResult& r, const std::string& file) {
+  namespace fs = std::filesystem;
+  if (file.empty()) return file;
+  std::error_code ec;
+  const fs::path base = r.spec.source_file.empty() ? fs::current_path(ec)
+                                                   : fs::absolute(fs::path(r.spec.source_file), ec).parent_path();
+  const fs::path rel = fs::absolute(fs::path(file), ec).lexically_relative(base);
+  return rel.empty() ? fs::path(file).filename().string() : rel.string();
+}
+
+std::string total_seconds_text(double s) {
+  return fmt("%.4g", s) + " s" + (s >= 60 ? " (" + human_seconds(s) + ")" : "");
+}
+
+std::string energy_text(double j) { return fmt("%.4g", j) + " J" + (j >= 1e6 ? " (" + human_joules(j) + ")" : ""); }
 
 std::string human_seconds(double s) {
   if (!std::isfinite(s)) return "inf";

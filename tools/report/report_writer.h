@@ -18,8 +18,15 @@ void write_report(const StudyResult& r, const std::string& dir);
 
 // "3.2 h", "41 min", "12.5 s", "850 ms", "12 us": a duration a person reads at a glance.
 std::string human_seconds(double s);
+// Total times and energies in the report's one unit each (s and J, as the tables), a minute or a
+// megajoule up with the glanceable form beside it: "6965 s (116.1 min)", "6.464e+07 J (18 kWh)".
+std::string total_seconds_text(double s);
+std::string energy_text(double j);
 // Energy as people quote it: "153 J", "4.3 kJ", then "0.46 kWh" and "12 MWh" from 1 MJ up.
 std::string human_joules(double j);
+// A file as report.md and report.html name it: relative to the study file's folder, as the study
+// wrote it, so that a report names no absolute path of the machine it ran on.
+std::string shown_path(const StudyResult& r, const std::string& file);
 // Cents for real runs; significant digits for the sub-cent cost of a toy workload, never "0.00".
 std::string usd_text(double usd);
 
