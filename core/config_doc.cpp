@@ -102,12 +102,41 @@ YAML::Node ConfigDoc::read_file(const std::string& path, std::vector<std::string
   if (!base_name) return node;
   if (!base_name.IsScalar())
     throw ConfigError({doc.at(base_name, "base", "expected a file name")});
+  const std::string base_path = resolve_relative(path, base_name.as<std::string>());
+  // A base that cannot be read is an error at the line that names it, not only at the missing file.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(base_path, ec) || !std::ifstream(base_path))
+    throw ConfigError({doc.at(base_name, "base", "cannot open the base file " + base_path + " (does it exist?)")});
   chain.push_back(path);
-  YAML::Node base = read_file(resolve_relative(path, base_name.as<std::string>()), chain, doc);
+  YAML::Node base = read_file(base_path, chain, doc);
   chain.pop_back();
   node.remove("base");
   doc.merge_into(base, node, path);
   return base;
+}
+
+Diagnostic locate_key(Diagnostic d) {
+  const auto ends_with = [&](const char* ext) {
+    const std::string e = ext;
+    return d.origin.size() > e.size() && d.origin.compare(d.origin.size() - e.size(), e.size(), e) == 0;
+  };
+  if (d.line > 0 || d.key.empty() || !(ends_with(".yaml") || ends_with(".yml"))) return d;
+  try {
+    const ConfigDoc doc = ConfigDoc::load(d.origin);
+    YAML::Node node = doc.root();
+    std::string rest = d.key;
+    while (!rest.empty()) {
+      const size_t dot = rest.find('.');
+      const std::string part = rest.substr(0, dot);
+      rest = dot == std::string::npos ? "" : rest.substr(dot + 1);
+      if (!node.IsMap() || !node[part]) return d;
+      node = node[part];
+    }
+    const Diagnostic at = doc.at(node, d.key, d.message);
+    if (at.line > 0) d.origin = at.origin, d.line = at.line, d.col = at.col;
+  } catch (const ConfigError&) {
+  }
+  return d;
 }
 
 ConfigDoc ConfigDoc::load(const std::string& path) {

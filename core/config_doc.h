@@ -16,6 +16,12 @@ namespace kp {
 // `path` as written in `file`: absolute paths stay, relative ones are taken from file's folder.
 std::string resolve_relative(const std::string& file, const std::string& path);
 
+// `d` with the position of its key filled in when it has none: the key is looked up (dotted,
+// through `base:` files) in the YAML file `d.origin`. Unchanged when the file does not load or has
+// no such key. For errors found after parsing (a model that does not fit device memory), which
+// layers below the CLI raise with the file and key only (they never read YAML).
+Diagnostic locate_key(Diagnostic d);
+
 class ConfigDoc {
  public:
   // Throws ConfigError for a missing file, a YAML syntax error, or a `base:` cycle.

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/config_doc.h"
 #include "core/config_error.h"
 #include "core/kinds.h"
 #include "tools/cli_common.h"
@@ -100,7 +101,9 @@ int main(int argc, char** argv) {
     try {
       return v.run(args);
     } catch (const kp::ConfigError& e) {
-      std::cerr << e.what() << "\n";
+      std::vector<kp::Diagnostic> located;
+      for (const kp::Diagnostic& d : e.diagnostics()) located.push_back(kp::locate_key(d));
+      std::cerr << kp::ConfigError(located).what() << "\n";
       return 2;
     } catch (const std::exception& e) {
       std::cerr << "kneepoint: internal error: " << e.what() << "\n";

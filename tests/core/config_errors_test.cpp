@@ -185,6 +185,30 @@ TEST(ConfigErrors, MissingFile) {
   }
 }
 
+TEST(ConfigErrors, KeyOfALaterErrorIsLocatedInItsFileThroughBase) {
+  const std::string base = write_temp(kHardware, "base.yaml");
+  const std::string child = write_temp("base: base.yaml\nname: c\n", "child.yaml");
+  // The memory check runs after parsing and knows only the file and the key: its value, line 9 of the base.
+  const Diagnostic d = locate_key({child, 0, 0, "chip.memory.dram", "does not fit"});
+  EXPECT_EQ(d.format(), base + ":9:11: error: chip.memory.dram: does not fit");
+  // Unknown key, positioned diagnostic or a non-YAML origin: unchanged.
+  EXPECT_EQ(locate_key({child, 0, 0, "chip.memory.hbm", "m"}).line, 0);
+  EXPECT_EQ(locate_key({child, 3, 4, "chip.memory.dram", "m"}).line, 3);
+  EXPECT_EQ(locate_key({"--batch", 0, 0, "chip.clock", "m"}).line, 0);
+}
+
+TEST(ConfigErrors, MissingBaseFileIsAnErrorAtTheLineThatNamesIt) {
+  const std::string child = write_temp("name: c\nbase: nowhere.yaml\n", "child.yaml");
+  try {
+    ConfigDoc::load(child);
+    FAIL();
+  } catch (const ConfigError& e) {
+    const std::string dir = child.substr(0, child.rfind('/') + 1);
+    EXPECT_EQ(std::string(e.what()), child + ":2:7: error: base: cannot open the base file " + dir +
+                                         "nowhere.yaml (does it exist?)");
+  }
+}
+
 TEST(ConfigErrors, YamlSyntaxError) {
   EXPECT_EQ(hw_line(5, "    array: {rows: 4, cols: 4"),
             "hw.yaml:6:11: error: end of map flow not found");

@@ -1,6 +1,8 @@
 #include "tools/study/study_spec.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "core/config_map.h"
 #include "core/hw_spec.h"
@@ -103,6 +105,12 @@ int64_t swept_max_learners(const std::vector<SweepGroup>& sweep) {
   return out;
 }
 
+// A file the study names must exist: an error at the line that names it, with all the others.
+bool readable_file(const std::string& path) {
+  std::error_code ec;
+  return std::filesystem::is_regular_file(path, ec) && std::ifstream(path).good();
+}
+
 // A non-empty list of file names under `key`, resolved against the study file's folder.
 std::vector<std::string> parse_files(ConfigMap& root, const std::string& key) {
   std::vector<std::string> out;
@@ -117,7 +125,9 @@ std::vector<std::string> parse_files(ConfigMap& root, const std::string& key) {
       root.error_at(h, key, "expected a file name");
       continue;
     }
-    out.push_back(resolve_relative(root.doc().path(), h.Scalar()));
+    const std::string path = resolve_relative(root.doc().path(), h.Scalar());
+    if (readable_file(path)) out.push_back(path);
+    else root.error_at(h, key, "cannot open " + path + " (does it exist?)");
   }
   return out;
 }
@@ -165,7 +175,9 @@ StudySpec parse_study(const ConfigDoc& doc) {
     root.mark_used("workload");
     root.mark_used("workloads");
   } else if (root.has("workload")) {
-    s.workloads.push_back(resolve_relative(doc.path(), root.text("workload")));
+    const std::string path = resolve_relative(doc.path(), root.text("workload"));
+    if (readable_file(path)) s.workloads.push_back(path);
+    else root.error("workload", "cannot open " + path + " (does it exist?)");
   } else {
     s.workloads = parse_files(root, "workloads");
   }
@@ -201,10 +213,13 @@ StudySpec parse_study(const ConfigDoc& doc) {
   // with the study's, so that one run shows every problem.
   std::vector<std::string> good_hw = s.hardware, good_wl = s.workloads;
   int64_t largest = check_base_files(root, good_hw, good_wl);
-  s.sweep = parse_sweep(root, good_hw, good_wl);
+  std::vector<SweepCheck> checks;
+  s.sweep = parse_sweep(root, checks);
   largest = std::max(largest, swept_max_learners(s.sweep));
   if (good_hw.size() == s.hardware.size()) check_learners(root, s, largest);
+  const size_t errors_before = root.error_count();
   check_design_count(root, s);
+  if (root.error_count() == errors_before) run_sweep_checks(root, checks, good_hw, good_wl);
   root.finish();
   return s;
 }

@@ -54,8 +54,7 @@ bool check_value(const std::string& file, const std::string& assignment, bool wo
 
 class AxisParser {
  public:
-  AxisParser(ConfigMap& root, const std::vector<std::string>& hw, const std::vector<std::string>& wl)
-      : m_root(root), m_hw(hw), m_wl(wl) {}
+  AxisParser(ConfigMap& root, std::vector<SweepCheck>& checks) : m_root(root), m_checks(checks) {}
 
   // False (with a diagnostic) if the axis is unusable.
   bool parse(const YAML::Node& key_node, const YAML::Node& value_node, SweepAxis& axis) {
@@ -128,31 +127,41 @@ class AxisParser {
     return true;
   }
 
-  // Applies key=value to every base file it concerns, like --set; a problem becomes a
-  // diagnostic at the key (unknown key / no such map) or at the value node.
+  // Each value is checked later (run_sweep_checks), once the study's size is known to be sane.
   bool validate(const YAML::Node& key_node, const YAML::Node& value_node, const std::string& key,
                 const std::string& value) {
-    const bool workload = key.rfind("workload.", 0) == 0;
-    const std::string assignment = (workload ? key.substr(9) : key) + "=" + value;
-    for (const std::string& file : workload ? m_wl : m_hw) {
-      Diagnostic d;
-      if (check_value(file, assignment, workload, d)) continue;
-      // The base file itself is broken: that is its own error, at its own position.
-      if (d.origin.rfind("--set ", 0) != 0) {
-        m_root.report(d);
-        return false;
-      }
-      const bool about_key = d.message.rfind("unknown key", 0) == 0 || d.message.rfind("no such map", 0) == 0;
-      const std::string msg = (about_key ? d.message : "value \"" + value + "\": " + d.message) + " (in " + file + ")";
-      return fail(about_key ? key_node : value_node, "sweep." + key, msg);
-    }
+    m_checks.push_back({key_node, value_node, key, value, m_axis});
     return true;
   }
 
   ConfigMap& m_root;
-  const std::vector<std::string>& m_hw;
-  const std::vector<std::string>& m_wl;
+  std::vector<SweepCheck>& m_checks;
+
+ public:
+  size_t m_axis = 0;  // the axis being parsed, counted over the whole sweep
 };
+
+// Applies key=value to every base file it concerns, like --set; a problem becomes a diagnostic at
+// the key (unknown key / no such map) or at the value node. False on the first problem.
+bool run_check(ConfigMap& root, const SweepCheck& c, const std::vector<std::string>& hw,
+               const std::vector<std::string>& wl) {
+  const bool workload = c.key.rfind("workload.", 0) == 0;
+  const std::string assignment = (workload ? c.key.substr(9) : c.key) + "=" + c.value;
+  for (const std::string& file : workload ? wl : hw) {
+    Diagnostic d;
+    if (check_value(file, assignment, workload, d)) continue;
+    // The base file itself is broken: that is its own error, at its own position.
+    if (d.origin.rfind("--set ", 0) != 0) {
+      root.report(d);
+      return false;
+    }
+    const bool about_key = d.message.rfind("unknown key", 0) == 0 || d.message.rfind("no such map", 0) == 0;
+    const std::string msg = (about_key ? d.message : "value \"" + c.value + "\": " + d.message) + " (in " + file + ")";
+    root.error_at(about_key ? c.key_node : c.value_node, "sweep." + c.key, msg);
+    return false;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -171,14 +180,22 @@ std::vector<std::string> expand_range(double from, double to, double factor, dou
   return out;
 }
 
-std::vector<SweepGroup> parse_sweep(ConfigMap& root, const std::vector<std::string>& hardware_files,
-                                    const std::vector<std::string>& workload_files) {
+void run_sweep_checks(ConfigMap& root, const std::vector<SweepCheck>& checks, const std::vector<std::string>& hardware_files,
+                      const std::vector<std::string>& workload_files) {
+  size_t failed_axis = 0;  // axes count from 1: an axis stops at its first bad value
+  for (const SweepCheck& c : checks) {
+    if (c.axis == failed_axis) continue;
+    if (!run_check(root, c, hardware_files, workload_files)) failed_axis = c.axis;
+  }
+}
+
+std::vector<SweepGroup> parse_sweep(ConfigMap& root, std::vector<SweepCheck>& checks) {
   std::vector<SweepGroup> groups;
   root.describe("sweep", "map of dotted key to values or {from, to, factor | step}, or a list of zip:/cross: groups",
                 false);
   const YAML::Node sweep = root.node()["sweep"];
   if (!sweep || sweep.IsNull()) return groups;
-  AxisParser axes(root, hardware_files, workload_files);
+  AxisParser axes(root, checks);
   // One group from a map of axes; false if the map is unusable.
   auto parse_group = [&](const YAML::Node& map, bool zip) {
     SweepGroup g;
@@ -189,6 +206,7 @@ std::vector<SweepGroup> parse_sweep(ConfigMap& root, const std::vector<std::stri
     }
     for (auto it = map.begin(); it != map.end(); ++it) {
       SweepAxis axis;
+      ++axes.m_axis;
       if (!axes.parse(it->first, it->second, axis)) continue;
       bool twice = false;
       for (const SweepGroup& other : groups)
