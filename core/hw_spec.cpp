@@ -151,6 +151,7 @@ HardwareSpec parse_hardware(const ConfigDoc& doc) {
   parse_area(root, hw);
   parse_cost(root, hw);
   if (root.has("runtime")) hw.runtime = parse_runtime(root.map("runtime"));
+  if (root.has("calibration")) hw.calibration = parse_calibration(root.map("calibration"), doc.path());
   root.finish();
   return hw;
 }
