@@ -17,11 +17,6 @@ constexpr double kMinEfficiency = 0.01, kMaxEfficiency = 1.0;  // chip.compute.e
 constexpr double kMaxLaunchS = 10.0;                           // runtime.kernel_launch's limit
 constexpr double kCollinear = 30.0;  // Belsley, Kuh & Welsch (1980): condition index of collinearity
 
-struct Inner {
-  double sse = std::numeric_limits<double>::infinity();
-  double launch_s = 0, overhead_s = 0;
-};
-
 // Weighted sums over the rows of z_i ~ N_i L + O (z: what is left of y after base and the
 // launch-bound kernels' constant part): the quadratic sse(L, O) in closed form.
 struct Sums {
@@ -35,14 +30,14 @@ struct Sums {
   }
 };
 
-void consider(Inner& best, const Sums& s, double l, double o) {
+void consider(LaunchOverheadFit& best, const Sums& s, double l, double o) {
   const double v = s.sse(l, o);
   if (v < best.sse) best = {v, l, o};
 }
 
 // The minimum of the convex quadratic s.sse over L in [lo, hi], O >= 0: it lies at the unconstrained
 // minimum, on an edge L = lo or L = hi (O at its optimum for that L, clamped at 0) or on O = 0.
-void solve_segment(Inner& best, const Sums& s, double lo, double hi) {
+void solve_segment(LaunchOverheadFit& best, const Sums& s, double lo, double hi) {
   auto overhead_at = [&](double l) { return std::max(0.0, (s.wz - l * s.wn) / s.w); };
   const double var = s.wnn * s.w - s.wn * s.wn;
   if (var > 1e-12 * s.wnn * s.w) {
@@ -55,9 +50,11 @@ void solve_segment(Inner& best, const Sums& s, double lo, double hi) {
   if (s.wnn > 0) consider(best, s, std::clamp(s.wnz / s.wnn, lo, hi), 0.0);
 }
 
-// Exact weighted least squares in (L, O) for fixed terms: a sweep over L's breakpoints (the kernel
-// times c_k), on each segment of which every row's time is linear in L.
-Inner free_launch(const std::vector<RowTerms>& rows, const std::vector<double>& y, const std::vector<double>& w) {
+}  // namespace
+
+// A sweep over L's breakpoints (the kernel times c_k), on each segment of which every row's time
+// is linear in L.
+LaunchOverheadFit fit_launch_overhead(const std::vector<RowTerms>& rows, const std::vector<double>& y, const std::vector<double>& w) {
   struct Event {
     double c;
     size_t row;
@@ -74,7 +71,7 @@ Inner free_launch(const std::vector<RowTerms>& rows, const std::vector<double>& 
   std::vector<double> n(rows.size(), 0.0), a(rows.size(), 0.0);
   Sums s;
   for (size_t i = 0; i < rows.size(); ++i) s.add(w[i], 0.0, y[i] - rows[i].base_s, 1.0);
-  Inner best;
+  LaunchOverheadFit best;
   double lo = 0;
   size_t e = 0;
   while (true) {
@@ -94,14 +91,16 @@ Inner free_launch(const std::vector<RowTerms>& rows, const std::vector<double>& 
   return best;
 }
 
-Inner fixed_launch(const std::vector<RowTerms>& rows, const std::vector<double>& y, const std::vector<double>& w,
+namespace {
+
+LaunchOverheadFit fixed_launch(const std::vector<RowTerms>& rows, const std::vector<double>& y, const std::vector<double>& w,
                    double launch_s) {
   double sw = 0, swz = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
     const double z = y[i] - rows[i].step_time(launch_s, 0.0);
     sw += w[i], swz += w[i] * z;
   }
-  Inner r{0, launch_s, std::max(0.0, swz / sw)};
+  LaunchOverheadFit r{0, launch_s, std::max(0.0, swz / sw)};
   for (size_t i = 0; i < rows.size(); ++i) {
     const double d = rows[i].step_time(launch_s, r.overhead_s) - y[i];
     r.sse += w[i] * d * d;
@@ -111,15 +110,15 @@ Inner fixed_launch(const std::vector<RowTerms>& rows, const std::vector<double>&
 
 struct Best {
   double efficiency = 0;
-  Inner inner;
+  LaunchOverheadFit inner;
 };
 
 // 1-D search over e: the best of a log grid of 49 points over [0.01, 1] (ratio 1.1 between
 // neighbours), then golden-section search between the best point's neighbours.
-Best search_efficiency(const StepTerms& terms, const std::function<Inner(const std::vector<RowTerms>&)>& inner) {
+Best search_efficiency(const StepTerms& terms, const std::function<LaunchOverheadFit(const std::vector<RowTerms>&)>& inner) {
   Best best;
   auto eval = [&](double e) {
-    const Inner r = inner(terms.at(e));
+    const LaunchOverheadFit r = inner(terms.at(e));
     if (r.sse < best.inner.sse) best = {e, r};
     return r.sse;
   };
@@ -143,8 +142,9 @@ Best search_efficiency(const StepTerms& terms, const std::function<Inner(const s
   return best;
 }
 
-// Largest over smallest singular value of J (rows weighted, columns scaled to unit length), from
-// the eigenvalues of J^T J by Jacobi rotations; infinite when a column is zero.
+}  // namespace
+
+// The eigenvalues of the scaled J^T J by Jacobi rotations.
 double condition_index(const std::vector<std::vector<double>>& cols) {
   const size_t k = cols.size();
   std::vector<std::vector<double>> m(k, std::vector<double>(k, 0.0));
@@ -175,8 +175,11 @@ double condition_index(const std::vector<std::vector<double>>& cols) {
       }
   double lo = std::numeric_limits<double>::infinity(), hi = 0;
   for (size_t a = 0; a < k; ++a) lo = std::min(lo, m[a][a]), hi = std::max(hi, m[a][a]);
-  return lo > 0 ? std::sqrt(hi / lo) : std::numeric_limits<double>::infinity();
+  // Below 1e-14 of the largest the smallest eigenvalue is rounding error: dependent columns.
+  return lo > 1e-14 * hi ? std::sqrt(hi / lo) : std::numeric_limits<double>::infinity();
 }
+
+namespace {
 
 // Columns of the weighted Jacobian at (e, O, L): d t / d e by central differences (one-sided at
 // a bound), d t / d O = 1, and, with `launch`, d t / d L = the launch-bound kernel runs.
@@ -215,7 +218,7 @@ ConstantsFit fit_device_constants(const Case& c, const std::vector<StepMeasureme
     fit.launch_note = "not fitted: with runtime.launch_batching a step pays kernel_launch once, exactly like "
                       "step_overhead; kept at the hardware file's " + format_sig(spec_launch_s * 1e6, 4) + " us";
   } else {
-    free_best = search_efficiency(terms, [&](const std::vector<RowTerms>& r) { return free_launch(r, y, w); });
+    free_best = search_efficiency(terms, [&](const std::vector<RowTerms>& r) { return fit_launch_overhead(r, y, w); });
     fit.condition_index_all = condition_index(jacobian(terms, sqrt_w, free_best.efficiency,
                                                        free_best.inner.overhead_s, free_best.inner.launch_s, true));
     use_free = fit.condition_index_all <= kCollinear;

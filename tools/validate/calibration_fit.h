@@ -18,12 +18,14 @@
 // - With runtime.launch_batching L is paid once per step, exactly like O: never fitted.
 // - Predictions (spec and calibrated) come from the analytic model itself, not from the fit's
 //   closed form; rows where the two differ (an input-bound step) are listed in `notes`.
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "core/calibration_spec.h"
 #include "tools/study/case_loader.h"
 #include "tools/validate/step_measurements.h"
+#include "tools/validate/step_terms.h"
 
 namespace kp {
 
@@ -39,5 +41,18 @@ struct ConstantsFit {
 };
 
 ConstantsFit fit_device_constants(const Case& c, const std::vector<StepMeasurement>& rows);
+
+// The parts of the fit, for tests.
+struct LaunchOverheadFit {
+  double sse = std::numeric_limits<double>::infinity();  // sum_i w_i (t_i - y_i)^2
+  double launch_s = 0, overhead_s = 0;
+};
+// Exact minimum of sum_i w_i (rows[i].step_time(L, O) - y_i)^2 over L in [0, 10 s], O >= 0.
+LaunchOverheadFit fit_launch_overhead(const std::vector<RowTerms>& rows, const std::vector<double>& y,
+                                      const std::vector<double>& w);
+// Condition index of a matrix given by its columns: the largest over the smallest singular value
+// after scaling each column to unit length (Belsley et al. 1980); infinite for a zero column or
+// linearly dependent columns.
+double condition_index(const std::vector<std::vector<double>>& columns);
 
 }  // namespace kp
