@@ -55,20 +55,23 @@ void print_fit(const Case& c, const StepMeasurements& m, const ConstantsFit& f) 
 int run_calibrate(const Args& args) {
   po::options_description desc("calibrate options");
   std::string hw, workload, measurements, out;
+  bool keep_launch = false;
   desc.add_options()("hw", po::value(&hw)->required(), "hardware YAML to calibrate")(
       "workload", po::value(&workload)->required(), "workload YAML the step times were measured for")(
       "measurements", po::value(&measurements)->required(),
       "CSV of one device's step times: batch,step_time_s (or a Pollux placements.csv / scalability.csv)")(
-      "out", po::value(&out)->required(), "calibrated hardware YAML to write");
+      "out", po::value(&out)->required(), "calibrated hardware YAML to write")(
+      "keep-kernel-launch", po::bool_switch(&keep_launch),
+      "keep runtime.kernel_launch at the hardware file's value (e.g. measured separately)");
   po::positional_options_description pos;
   pos.add("measurements", 1);
   po::variables_map vm;
-  if (!parse_options("calibrate", "kneepoint calibrate --hw F --workload F MEASUREMENTS.csv --out CALIBRATED.yaml",
+  if (!parse_options("calibrate", "kneepoint calibrate --hw F --workload F MEASUREMENTS.csv --out CALIBRATED.yaml [--keep-kernel-launch]",
                      args, desc, vm, &pos))
     return 0;
   const Case c = load_update_case(hw, workload);  // no N(M): never reads or measures the curve
   const StepMeasurements m = read_step_measurements(measurements);
-  const ConstantsFit f = fit_device_constants(c, m.rows);
+  const ConstantsFit f = fit_device_constants(c, m.rows, keep_launch);
   print_fit(c, m, f);
   CalibratedFileInputs in{out, hw, workload, &c.hw, &m, &f};
   try {

@@ -200,7 +200,7 @@ std::vector<std::vector<double>> jacobian(const StepTerms& terms, const std::vec
 
 }  // namespace
 
-ConstantsFit fit_device_constants(const Case& c, const std::vector<StepMeasurement>& rows) {
+ConstantsFit fit_device_constants(const Case& c, const std::vector<StepMeasurement>& rows, bool keep_launch) {
   std::vector<int64_t> batches;
   std::vector<double> y, w, sqrt_w;
   for (const StepMeasurement& m : rows) {
@@ -214,7 +214,10 @@ ConstantsFit fit_device_constants(const Case& c, const std::vector<StepMeasureme
   ConstantsFit fit;
   bool use_free = false;
   Best free_best;
-  if (terms.launch_batched()) {
+  if (keep_launch) {
+    fit.launch_note = "not fitted (--keep-kernel-launch): kept at the hardware file's " +
+                      format_sig(spec_launch_s * 1e6, 4) + " us";
+  } else if (terms.launch_batched()) {
     fit.launch_note = "not fitted: with runtime.launch_batching a step pays kernel_launch once, exactly like "
                       "step_overhead; kept at the hardware file's " + format_sig(spec_launch_s * 1e6, 4) + " us";
   } else {

@@ -40,7 +40,9 @@ struct ConstantsFit {
   std::vector<std::string> notes; // constants at a bound, rows the closed form does not cover
 };
 
-ConstantsFit fit_device_constants(const Case& c, const std::vector<StepMeasurement>& rows);
+// `keep_launch`: L stays at the hardware file's value whatever the data say (a latency measured
+// separately, e.g. with a null-kernel benchmark).
+ConstantsFit fit_device_constants(const Case& c, const std::vector<StepMeasurement>& rows, bool keep_launch = false);
 
 // The parts of the fit, for tests.
 struct LaunchOverheadFit {
