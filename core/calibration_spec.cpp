@@ -1,6 +1,8 @@
 #include "core/calibration_spec.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 
 #include "core/config_doc.h"
 #include "core/limits.h"
@@ -12,6 +14,15 @@ const char* fitted_constant_name(FittedConstant c) {
     case FittedConstant::ComputeEfficiency: return "compute_efficiency";
     case FittedConstant::StepOverhead: return "step_overhead";
     case FittedConstant::KernelLaunch: return "kernel_launch";
+  }
+  return "?";
+}
+
+const char* fitted_constant_key(FittedConstant c) {
+  switch (c) {
+    case FittedConstant::ComputeEfficiency: return "chip.compute.efficiency";
+    case FittedConstant::StepOverhead: return "runtime.step_overhead";
+    case FittedConstant::KernelLaunch: return "runtime.kernel_launch";
   }
   return "?";
 }
@@ -59,9 +70,28 @@ void parse_hash(ConfigMap& m, const std::string& key, std::string& out) {
   if (m.has(key) && !ok) m.error(key, "expected 16 lower-case hex digits (FNV-1a 64), got \"" + out + "\"");
 }
 
+// `fitted_values: [e, O s, L s]`, one per fitted constant in FittedConstant order.
+void parse_values(ConfigMap& m, CalibrationSpec& c) {
+  m.describe("fitted_values", "list of numbers (SI: factor, seconds)", true);
+  const YAML::Node n = m.node()["fitted_values"];
+  if (!n || !n.IsSequence() || n.size() != kFittedConstants) {
+    m.error("fitted_values", "expected a list of 3 numbers (compute_efficiency, step_overhead s, kernel_launch s)");
+    return;
+  }
+  for (int i = 0; i < kFittedConstants; ++i) {
+    double v = -1;
+    try {
+      if (n[i].IsScalar()) v = n[i].as<double>();
+    } catch (const YAML::Exception&) {
+    }
+    if (!(v >= 0 && std::isfinite(v))) m.error_at(n[i], "fitted_values", "expected a number >= 0");
+    c.values[i] = v;
+  }
+}
+
 }  // namespace
 
-CalibrationSpec parse_calibration(ConfigMap m, const std::string& file) {
+CalibrationSpec parse_calibration(ConfigMap m, const std::string& file, const double (&current)[kFittedConstants]) {
   CalibrationSpec c;
   c.present = true;
   c.file = file;
@@ -71,6 +101,10 @@ CalibrationSpec parse_calibration(ConfigMap m, const std::string& file) {
   parse_hash(m, "measurements_fnv1a64", c.measurements_fnv1a64);
   c.workload = m.text("workload");
   parse_fitted(m, c);
+  parse_values(m, c);
+  for (int i = 0; i < kFittedConstants; ++i)
+    if (c.fitted[i] && std::fabs(current[i] - c.values[i]) > 1e-9 * std::max(std::fabs(c.values[i]), 1e-300))
+      c.changed += (c.changed.empty() ? "" : ", ") + std::string(fitted_constant_key(static_cast<FittedConstant>(i)));
   // 1 for orthogonal columns; Belsley, Kuh & Welsch read > 30 as strong collinearity. 1e12: a
   // figure beyond double precision's reach is a corrupt file, not a fit.
   c.condition_index = m.number("condition_index", 1.0, 1e12);
@@ -92,7 +126,8 @@ CalibrationSpec parse_calibration(ConfigMap m, const std::string& file) {
 
 std::string constants_provenance(const CalibrationSpec& c) {
   if (!c.present) return "spec-only";
-  return "calibrated (from " + c.file + ": " + c.fitted_text() + " fitted to " + resolve_relative(c.file, c.measurements) + ")";
+  return "calibrated (from " + c.file + ": " + c.fitted_text() + " fitted to " + resolve_relative(c.file, c.measurements) +
+         (c.changed.empty() ? "" : "; changed since: " + c.changed + ", so not the fitted device") + ")";
 }
 
 }  // namespace kp

@@ -36,6 +36,11 @@ struct CalibrationSpec {
   std::string measurements_fnv1a64;
   std::string workload;      // the workload file the step times were measured for, relative to `file`
   bool fitted[kFittedConstants] = {false, false, false};
+  // The fitted values as calibrate wrote them (`fitted_values`, in FittedConstant order, SI: a
+  // factor, seconds, seconds), and the keys whose value in the loaded file differs from them (a
+  // --set, or a file derived with base:): such a prediction is no longer the calibrated one.
+  double values[kFittedConstants] = {0, 0, 0};
+  std::string changed;
   double condition_index = 1;     // of the fit's scaled Jacobian (Belsley et al. 1980)
   double rms_relative_error = 0;  // sqrt(mean(((calibrated - measured) / measured)^2))
   std::vector<CalibrationRow> rows;
@@ -45,10 +50,15 @@ struct CalibrationSpec {
 };
 
 // Reads the keys of a `calibration:` map (rejecting unknown ones); `file` is the hardware file.
-CalibrationSpec parse_calibration(ConfigMap m, const std::string& file);
+// `current` holds the values the file now gives the three constants, to fill `changed`.
+CalibrationSpec parse_calibration(ConfigMap m, const std::string& file, const double (&current)[kFittedConstants]);
+
+// The YAML key of each constant: chip.compute.efficiency, runtime.step_overhead, runtime.kernel_launch.
+const char* fitted_constant_key(FittedConstant c);
 
 // What every prediction states about its device constants: "spec-only", or
-// "calibrated (from FILE: compute_efficiency, step_overhead fitted to MEASUREMENTS)".
+// "calibrated (from FILE: compute_efficiency, step_overhead fitted to MEASUREMENTS)", with
+// "; changed since: KEY" when a fitted value was overridden.
 std::string constants_provenance(const CalibrationSpec& c);
 
 }  // namespace kp

@@ -84,7 +84,7 @@ int run_predict(const Args& args) {
     JsonWriter j;
     j.begin_object().key("b_crit").value(p.b_crit);
     j.key("constants").value(c.hw.calibration.present ? "calibrated" : "spec-only").key("calibrated_from");
-    if (c.hw.calibration.present) j.value(constants_provenance(c.hw.calibration)); else j.null();
+    if (c.hw.calibration.present) j.value(c.hw.calibration.file); else j.null();
     j.key("static_power_modelled").value(c.hw.power.modelled).key("tdp_w");
     if (c.hw.power.tdp_w > 0) j.value(c.hw.power.tdp_w); else j.null();
     j.key("knee_learners");

@@ -86,7 +86,7 @@ int run_simulate(const Args& args) {
     j.begin_object().key("fidelity").value(model->fidelity());
     // Whether the device constants are the spec sheet's or fitted by kneepoint calibrate.
     j.key("constants").value(c.hw.calibration.present ? "calibrated" : "spec-only").key("calibrated_from");
-    if (c.hw.calibration.present) j.value(constants_provenance(c.hw.calibration)); else j.null();
+    if (c.hw.calibration.present) j.value(c.hw.calibration.file); else j.null();
     j.key("t_update_s").value(b.t_update_s).key("per_learner_batch").value(r.per_learner_batch);
     j.key("accumulation_steps").value(r.accumulation_steps);
     j.key("layout").value(r.layout.text());

@@ -119,6 +119,10 @@ TEST(CalibrateCli, WritesAFileThatParsesAndRoundTripsTheFit) {
   EXPECT_NE(slurp(log).find("\"constants\":\"calibrated\""), std::string::npos) << slurp(log);
   ASSERT_EQ(cli("simulate --hw " + kHw + " --workload " + kWorkload + " --batch 64", log), 0);
   EXPECT_NE(slurp(log).find("constants         spec-only"), std::string::npos);
+  // A fitted value overridden afterwards: the prediction is no longer the calibrated device's.
+  ASSERT_EQ(cli("simulate --hw " + out + " --workload " + kWorkload + " --batch 64 --set chip.compute.efficiency=0.5", log), 0);
+  EXPECT_NE(slurp(log).find("; changed since: chip.compute.efficiency, so not the fitted device)"), std::string::npos)
+      << slurp(log);
   ASSERT_EQ(cli("predict --hw " + out + " --workload " + kWorkload + " --batches 64 --learners 1", log), 0);
   EXPECT_NE(slurp(log).find("device constants: calibrated (from " + out), std::string::npos) << slurp(log);
 }

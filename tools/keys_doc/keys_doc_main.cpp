@@ -89,7 +89,7 @@ void gather(KeyReference& keys, const fs::path& root) {
   ConfigDoc calibrated = ConfigDoc::load((root / "hw_configs/h100_cluster.yaml").string());
   calibrated.apply_override(
       "calibration={spec: a.yaml, spec_fnv1a64: 0123456789abcdef, measurements: m.csv, measurements_fnv1a64: "
-      "0123456789abcdef, workload: w.yaml, fitted: step_overhead, condition_index: 1, rms_relative_error: 0, "
+      "0123456789abcdef, workload: w.yaml, fitted: step_overhead, fitted_values: [1, 0, 0], condition_index: 1, rms_relative_error: 0, "
       "rows: [{line: 2, batch: 1, measured: 1 ms, spec: 1 ms, calibrated: 1 ms}]}");
   read(keys, "hardware", calibrated);
   // Retired keys, read only to say what to write instead.

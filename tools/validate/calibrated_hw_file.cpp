@@ -51,6 +51,13 @@ std::string read_bytes(const std::string& path) {
   return ss.str();
 }
 
+// A file calibrated again keeps one suffix.
+std::string calibrated_name(const std::string& name) {
+  const std::string suffix = "-calibrated";
+  const bool has = name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return has ? name : name + suffix;
+}
+
 std::string ms(double s) { return format_sig(s * 1e3, 10) + " ms"; }
 std::string us(double s) { return format_sig(s * 1e6, 10) + " us"; }
 
@@ -71,7 +78,7 @@ std::string calibrated_hw_yaml(const CalibratedFileInputs& in) {
   for (const std::string& n : f.notes) o << "# Note: " << n << ".\n";
   o << "# Every other value is the base file's (base:); rerun calibrate after changing it.\n"
     << "base: " << quoted(spec) << "\n"
-    << "name: " << quoted(in.hw->name + "-calibrated") << "\n"
+    << "name: " << quoted(calibrated_name(in.hw->name)) << "\n"
     << "chip:\n  compute:\n"
     << "    efficiency: " << format_sig(f.compute_efficiency, 10) << "   # spec: "
     << format_sig(in.hw->compute_efficiency, 6) << "\n"
@@ -87,6 +94,8 @@ std::string calibrated_hw_yaml(const CalibratedFileInputs& in) {
   CalibrationSpec names;
   for (int i = 0; i < kFittedConstants; ++i) names.fitted[i] = f.fitted[i];
   o << "  fitted: " << quoted(names.fitted_text()) << "\n"
+    << "  fitted_values: [" << format_sig(f.compute_efficiency, 10) << ", " << format_sig(f.step_overhead_s, 10) << ", "
+    << format_sig(f.kernel_launch_s, 10) << "]   # compute_efficiency, step_overhead s, kernel_launch s\n"
     << "  condition_index: " << format_sig(f.condition_index, 6) << "\n"
     << "  rms_relative_error: " << format_sig(f.rms_relative_error, 6) << "\n"
     << "  rows:\n";
