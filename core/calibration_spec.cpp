@@ -73,7 +73,7 @@ void parse_hash(ConfigMap& m, const std::string& key, std::string& out) {
 // `fitted_values: [e, O s, L s]`, one per fitted constant in FittedConstant order.
 void parse_values(ConfigMap& m, CalibrationSpec& c) {
   m.describe("fitted_values", "list of numbers (SI: factor, seconds)", true);
-  const YAML::Node n = m.node()["fitted_values"];
+  const YAML::Node n = m.node().IsMap() ? m.node()["fitted_values"] : YAML::Node();
   if (!n || !n.IsSequence() || n.size() != kFittedConstants) {
     m.error("fitted_values", "expected a list of 3 numbers (compute_efficiency, step_overhead s, kernel_launch s)");
     return;
@@ -109,7 +109,7 @@ CalibrationSpec parse_calibration(ConfigMap m, const std::string& file, const do
   // figure beyond double precision's reach is a corrupt file, not a fit.
   c.condition_index = m.number("condition_index", 1.0, 1e12);
   c.rms_relative_error = m.number("rms_relative_error", 0.0, 1e6);
-  constexpr double kMaxStepS = 1e5;  // a step of more than a day is a unit typo
+  constexpr double kMaxStepS = 86400;  // a step of more than a day is a unit typo (as in the CSV)
   for (ConfigMap r : m.map_list("rows")) {
     CalibrationRow row;
     row.line = r.integer("line", 1, static_cast<int64_t>(1) << 31);

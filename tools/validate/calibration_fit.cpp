@@ -228,13 +228,16 @@ ConstantsFit fit_device_constants(const Case& c, const std::vector<StepMeasureme
     const std::string kept = "kept at the hardware file's " + format_sig(spec_launch_s * 1e6, 4) + " us";
     if (std::isinf(fit.condition_index_all))
       fit.launch_note = "not fitted: at the best fit (kernel_launch " + format_sig(free_best.inner.launch_s * 1e6, 4) +
-                        " us) no kernel of any row is launch-bound, so the data cannot tell it apart; " + kept;
+                        " us) every row has the same launch-bound kernels (or none), so it is the same column as "
+                        "step_overhead and the data cannot tell it apart; " + kept;
     else if (!use_free)
       fit.launch_note = "not fitted: its effect is collinear with step_overhead over this sweep (condition index " +
                         format_sig(fit.condition_index_all, 3) + " > 30 with it fitted); " + kept;
     else
       fit.launch_note = "fitted: launch-bound kernels vary over the sweep (condition index " +
-                        format_sig(fit.condition_index_all, 3) + " <= 30)";
+                        format_sig(fit.condition_index_all, 3) + " <= 30); it stands for every cost of short "
+                        "kernels the model lacks, not only the launch latency (the file's " +
+                        format_sig(spec_launch_s * 1e6, 4) + " us)";
   }
   Best best = free_best;
   if (!use_free) {
@@ -253,6 +256,9 @@ ConstantsFit fit_device_constants(const Case& c, const std::vector<StepMeasureme
   if (fit.compute_efficiency <= kMinEfficiency * (1 + 1e-6) || fit.compute_efficiency >= kMaxEfficiency * (1 - 1e-6))
     fit.notes.push_back("compute_efficiency is at a bound of its range [0.01, 1]: the model's compute cannot "
                         "follow these measurements with one factor");
+  if (!(fit.condition_index <= kCollinear))
+    fit.notes.push_back("compute_efficiency and step_overhead are collinear over this sweep (condition index " +
+                        format_sig(fit.condition_index, 3) + " > 30): measure a wider range of batch sizes");
   if (fit.step_overhead_s <= 0)
     fit.notes.push_back("step_overhead is at its bound 0: the model is slower than the measurements even with no "
                         "per-step overhead");
