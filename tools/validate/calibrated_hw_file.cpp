@@ -51,6 +51,21 @@ std::string read_bytes(const std::string& path) {
   return ss.str();
 }
 
+// `text` as "# " comment lines of at most about 100 characters, broken at spaces.
+std::string comment(const std::string& text) {
+  std::string out, line = "#";
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(at, end - at);
+    if (line.size() > 1 && line.size() + 1 + word.size() > 100) out += line + "\n", line = "#";
+    line += " " + word;
+    at = end + 1;
+  }
+  return out + line + "\n";
+}
+
 // A file calibrated again keeps one suffix.
 std::string calibrated_name(const std::string& name) {
   const std::string suffix = "-calibrated";
@@ -74,8 +89,8 @@ std::string calibrated_hw_yaml(const CalibratedFileInputs& in) {
     << "# (relative residuals) to the one-device step times of " << meas << "\n"
     << "# (" << m.layout << ", " << m.rows.size() << " rows) for " << path_from(in.out_path, in.workload_path)
     << ".\n"
-    << "# kernel_launch " << f.launch_note << ".\n";
-  for (const std::string& n : f.notes) o << "# Note: " << n << ".\n";
+    << comment("kernel_launch " + f.launch_note + ".");
+  for (const std::string& n : f.notes) o << comment("Note: " + n + ".");
   o << "# Every other value is the base file's (base:); rerun calibrate after changing it.\n"
     << "base: " << quoted(spec) << "\n"
     << "name: " << quoted(calibrated_name(in.hw->name)) << "\n"
