@@ -151,6 +151,10 @@ HardwareSpec parse_hardware(const ConfigDoc& doc) {
   parse_area(root, hw);
   parse_cost(root, hw);
   if (root.has("runtime")) hw.runtime = parse_runtime(root.map("runtime"));
+  if (root.has("calibration")) {
+    const double current[kFittedConstants] = {hw.compute_efficiency, hw.runtime.step_overhead_s, hw.runtime.kernel_launch_s};
+    hw.calibration = parse_calibration(root.map("calibration"), doc.path(), current);
+  }
   root.finish();
   return hw;
 }

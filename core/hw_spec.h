@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/calibration_spec.h"
 #include "core/config_doc.h"
 #include "core/data_type.h"
 #include "core/runtime_spec.h"
@@ -133,6 +134,7 @@ struct HardwareSpec {
   double cost_per_chip_hour_usd = 0;  // rental: cost.per_chip_hour; build: amortised chip price
   double compute_efficiency = 1.0;  // one global factor per unit type, reason stated in the YAML
   RuntimeSpec runtime;              // fixed costs (`runtime:`); all zero when the section is absent
+  CalibrationSpec calibration;      // `calibration:`: which constants were fitted to measurements
 };
 
 // Throws ConfigError listing every problem of the document.

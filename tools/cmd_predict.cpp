@@ -84,6 +84,8 @@ int run_predict(const Args& args) {
   if (format == "json") {
     JsonWriter j;
     j.begin_object().key("b_crit").value(p.b_crit);
+    j.key("constants").value(c.hw.calibration.present ? "calibrated" : "spec-only").key("calibrated_from");
+    if (c.hw.calibration.present) j.value(c.hw.calibration.file); else j.null();
     j.key("static_power_modelled").value(c.hw.power.modelled).key("tdp_w");
     if (c.hw.power.tdp_w > 0) j.value(c.hw.power.tdp_w); else j.null();
     j.key("knee_learners");
@@ -108,6 +110,7 @@ int run_predict(const Args& args) {
   }
   std::printf("%s on %s: B_crit = %.4g samples, knee = %s\n", c.workload.name.c_str(), c.hw.name.c_str(),
               p.b_crit, p.knee_learners ? (std::to_string(p.knee_learners) + " chips").c_str() : "none in grid");
+  std::printf("device constants: %s\n", constants_provenance(c.hw.calibration).c_str());
   std::printf("%8s %12s %10s %14s %14s %9s %10s  %s\n", "chips", "best batch", "steps", "T_update", "total",
               "speed-up", "memory", "layout");
   for (const ScalingRow& r : p.scaling)

@@ -85,6 +85,9 @@ int run_simulate(const Args& args) {
   if (format == "json") {
     JsonWriter j;
     j.begin_object().key("fidelity").value(model->fidelity());
+    // Whether the device constants are the spec sheet's or fitted by kneepoint calibrate.
+    j.key("constants").value(c.hw.calibration.present ? "calibrated" : "spec-only").key("calibrated_from");
+    if (c.hw.calibration.present) j.value(c.hw.calibration.file); else j.null();
     j.key("t_update_s").value(b.t_update_s).key("per_learner_batch").value(r.per_learner_batch);
     j.key("accumulation_steps").value(r.accumulation_steps);
     j.key("layout").value(r.layout.text());
@@ -121,6 +124,7 @@ int run_simulate(const Args& args) {
   std::printf("%s on %s, M = %lld samples, P = %lld learners (%lld per learner), %s fidelity\n",
               c.workload.name.c_str(), c.hw.name.c_str(), static_cast<long long>(batch),
               static_cast<long long>(learners), static_cast<long long>(r.per_learner_batch), model->fidelity());
+  std::printf("  constants         %s\n", constants_provenance(c.hw.calibration).c_str());
   std::printf("  T_update          %s\n", human_seconds(b.t_update_s).c_str());
   std::printf("  parameters        %lld; %.4g GEMM FLOP per sample (forward + backward)\n",
               static_cast<long long>(c.step.params), 2.0 * c.step.gemm_macs_per_sample());

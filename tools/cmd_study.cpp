@@ -9,6 +9,7 @@
 #include "tools/cli_common.h"
 #include "tools/report/design_figures.h"
 #include "tools/report/report_writer.h"
+#include "tools/study/case_loader.h"
 #include "tools/study/design_space.h"
 #include "tools/study/study_runner.h"
 
@@ -84,6 +85,10 @@ int run_study(const Args& args) {
     std::fprintf(stderr, "study %s: %zu design points (%zu hardware files x %zu sweep combinations x %zu workloads), "
                  "%s fidelity, %d jobs x %d processes\n", spec.name.c_str(), design_count(spec), spec.hardware.size(),
                  sweep_combinations(spec.sweep), spec.workloads.size(), spec.fidelity.c_str(), job_count, net->size());
+  if (net->rank() == 0)  // spec-only or calibrated, per base hardware file (docs/howto_calibrate.md)
+    for (const std::string& hw : spec.hardware)
+      std::fprintf(stderr, "  device constants of %s: %s\n", hw.c_str(),
+                   constants_provenance(load_hardware(hw).calibration).c_str());
   RunOptions opt;
   opt.out_dir = out;
   opt.resume = resume;

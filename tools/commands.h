@@ -16,6 +16,7 @@ int run_train(const Args& args);
 int run_fit(const Args& args);
 int run_validate(const Args& args);
 int run_validate_published(const Args& args);  // validate published (cmd_validate_published.cpp)
+int run_calibrate(const Args& args);
 int run_curve(const Args& args);
 int run_report(const Args& args);
 int run_import(const Args& args);  // built with KP_WITH_ONNX (tools/import/)

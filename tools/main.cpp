@@ -30,6 +30,7 @@ constexpr VerbSummary kSummaries[] = {
     {"train", "one training trial of a workload with the reference trainer, to its target error"},
     {"fit", "fit N(M) = N_inf + alpha/M to a step-curve CSV or to Pollux validation traces"},
     {"validate", "predicted against measured step and all-reduce times (validate pollux DIR | published FILE.csv)"},
+    {"calibrate", "fit compute efficiency, step overhead and kernel launch to one device's measured step times"},
     {"curve", "measure a workload's step curve (Shallue et al. 2018's protocol)"},
     {"report", "regenerate a finished study's report files from its journal"},
     {"import", "a workload YAML from an ONNX model graph (import onnx MODEL.onnx --out F)"},

@@ -6,7 +6,7 @@
 #   completion  the installed completion offers every verb and simulate's options
 set -euo pipefail
 step=$1
-verbs="simulate predict study scalesim train fit validate curve report"
+verbs="simulate predict study scalesim train fit validate calibrate curve report"
 fail() { echo "install_test $step: $*" >&2; exit 1; }
 
 case $step in

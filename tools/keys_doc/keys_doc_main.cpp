@@ -85,6 +85,13 @@ void gather(KeyReference& keys, const fs::path& root) {
   ConfigDoc hw = ConfigDoc::load((root / "hw_configs/h100_cluster.yaml").string());
   hw.apply_override("runtime={}");
   read(keys, "hardware", hw);
+  // A calibrated file's `calibration:` section (kneepoint calibrate writes it; no hw_configs file has one).
+  ConfigDoc calibrated = ConfigDoc::load((root / "hw_configs/h100_cluster.yaml").string());
+  calibrated.apply_override(
+      "calibration={spec: a.yaml, spec_fnv1a64: 0123456789abcdef, measurements: m.csv, measurements_fnv1a64: "
+      "0123456789abcdef, workload: w.yaml, fitted: step_overhead, fitted_values: [1, 0, 0], condition_index: 1, rms_relative_error: 0, "
+      "rows: [{line: 2, batch: 1, measured: 1 ms, spec: 1 ms, calibrated: 1 ms}]}");
+  read(keys, "hardware", calibrated);
   // Retired keys, read only to say what to write instead.
   ConfigDoc retired_hw = ConfigDoc::load((root / "hw_configs/h100_cluster.yaml").string());
   retired_hw.apply_override("chip.compute.array.bytes_per_element=2");
