@@ -32,9 +32,8 @@ struct PolluxInfo {
   double b_simple_median = 0.0;
 };
 
-std::string json_estimate(const Estimate& e) {
-  return "{\"value\": " + json_num(e.value) + ", \"lo\": " + json_num(e.lo) + ", \"hi\": " +
-         json_num(e.hi) + "}";
+void json_estimate(JsonWriter& j, const std::string& key, const Estimate& e) {
+  j.key(key).begin_object().key("value").value(e.value).key("lo").value(e.lo).key("hi").value(e.hi).end_object();
 }
 
 // How many measured points fall in each regime: Shallue et al. 2018 see all three in every workload;
@@ -99,42 +98,36 @@ void print_text(std::ostream& out, const std::string& source, const StepLawFit& 
   }
 }
 
-void print_json(std::ostream& out, const std::string& source, const StepLawFit& fit,
-                const FitOptions& options, const PolluxInfo* pollux) {
-  out << "{\n  \"source\": " << json_escape(source) << ",\n";
-  out << "  \"fit_space\": \"log\",\n";
-  out << "  \"n_inf\": " << json_estimate(fit.n_inf) << ",\n";
-  out << "  \"alpha\": " << json_estimate(fit.alpha) << ",\n";
-  out << "  \"b_crit\": " << json_estimate(fit.b_crit) << ",\n";
-  out << "  \"max_useful_batch\": " << json_estimate(fit.max_useful_batch) << ",\n";
-  out << "  \"r2_log\": " << json_num(fit.r2_log) << ",\n  \"rmse_log\": " << json_num(fit.rmse_log) << ",\n";
-  out << "  \"bootstrap\": {\"method\": " << json_escape(fit.bootstrap_method) << ", \"resamples\": "
-      << fit.resamples << ", \"seed\": " << options.seed << ", \"confidence\": "
-      << json_num(options.confidence) << "},\n";
-  out << "  \"regimes\": {\"perfect_scaling_max_batch\": " << json_num(fit.perfect_scaling_max_batch())
-      << ", \"plateau_min_batch\": " << json_num(fit.plateau_min_batch()) << ", \"points\": {";
+// The fit's members (the caller opens and closes the object, so that the extras can follow).
+void print_json(JsonWriter& j, const std::string& source, const StepLawFit& fit, const FitOptions& options,
+                const PolluxInfo* pollux) {
+  j.key("source").value(source).key("fit_space").value("log");
+  json_estimate(j, "n_inf", fit.n_inf);
+  json_estimate(j, "alpha", fit.alpha);
+  json_estimate(j, "b_crit", fit.b_crit);
+  json_estimate(j, "max_useful_batch", fit.max_useful_batch);
+  j.key("r2_log").value(fit.r2_log).key("rmse_log").value(fit.rmse_log);
+  j.key("bootstrap").begin_object().key("method").value(fit.bootstrap_method);
+  j.key("resamples").value(static_cast<int64_t>(fit.resamples)).key("seed").value(static_cast<int64_t>(options.seed));
+  j.key("confidence").value(options.confidence).end_object();
+  j.key("regimes").begin_object().key("perfect_scaling_max_batch").value(fit.perfect_scaling_max_batch());
+  j.key("plateau_min_batch").value(fit.plateau_min_batch()).key("points").begin_object();
   const std::vector<int> counts = regime_counts(fit);
-  for (int r = 0; r < 3; ++r)
-    out << (r ? ", " : "") << json_escape(to_string(kRegimes[r])) << ": " << counts[r];
-  out << "}},\n";
-  out << "  \"points\": [";
-  for (std::size_t i = 0; i < fit.points.size(); ++i) {
-    const CurvePoint& p = fit.points[i];
-    out << (i ? ", " : "") << "{\"batch\": " << json_num(p.batch) << ", \"steps\": " << json_num(p.steps)
-        << ", \"fitted\": " << json_num(fit.law.steps(p.batch)) << ", \"regime\": "
-        << json_escape(to_string(regime_of(fit.law, p.batch))) << "}";
-  }
-  out << "],\n  \"dropped_batches\": [";
-  for (std::size_t i = 0; i < fit.dropped_batches.size(); ++i)
-    out << (i ? ", " : "") << json_num(fit.dropped_batches[i]);
-  out << "]";
+  for (int r = 0; r < 3; ++r) j.key(to_string(kRegimes[r])).value(counts[r]);
+  j.end_object().end_object();
+  j.key("points").begin_array();
+  for (const CurvePoint& p : fit.points)
+    j.begin_object().key("batch").value(p.batch).key("steps").value(p.steps).key("fitted").value(fit.law.steps(p.batch))
+        .key("regime").value(to_string(regime_of(fit.law, p.batch))).end_object();
+  j.end_array().key("dropped_batches").begin_array();
+  for (double b : fit.dropped_batches) j.value(b);
+  j.end_array();
   if (pollux) {
-    out << ",\n  \"pollux\": {\"threshold\": " << json_num(pollux->threshold) << ", \"default_threshold\": "
-        << (pollux->default_threshold ? "true" : "false") << ", \"b_simple\": [";
+    j.key("pollux").begin_object().key("threshold").value(pollux->threshold);
+    j.key("default_threshold").value(pollux->default_threshold).key("b_simple").begin_array();
     for (std::size_t i = 0; i < pollux->batch.size(); ++i)
-      out << (i ? ", " : "") << "{\"batch\": " << json_num(pollux->batch[i]) << ", \"b_simple\": "
-          << json_num(pollux->b_simple[i]) << "}";
-    out << "], \"b_simple_median\": " << json_num(pollux->b_simple_median) << "}";
+      j.begin_object().key("batch").value(pollux->batch[i]).key("b_simple").value(pollux->b_simple[i]).end_object();
+    j.end_array().key("b_simple_median").value(pollux->b_simple_median).end_object();
   }
 }
 
@@ -243,9 +236,11 @@ int run_fit(const Args& args) {
     write_curve_csv(write_curve, fit.points, comment.str());
   }
   if (format == "json") {
-    print_json(std::cout, source, fit, options, pollux_dir.empty() ? nullptr : &pollux);
-    print_extras_json(std::cout, extras);
-    std::cout << "\n}\n";
+    JsonWriter j(true);
+    j.begin_object();
+    print_json(j, source, fit, options, pollux_dir.empty() ? nullptr : &pollux);
+    print_extras_json(j, extras);
+    std::cout << j.end_object().str() << "\n";
   } else {
     print_text(std::cout, source, fit, options, pollux_dir.empty() ? nullptr : &pollux);
     print_extras_text(std::cout, fit, extras);

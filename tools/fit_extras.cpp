@@ -14,36 +14,34 @@
 namespace kp {
 namespace {
 
-std::string json_exponent(const ScalingExponent& e) {
-  return "{\"value\": " + json_num(e.value) + ", \"lo\": " + json_num(e.lo) + ", \"hi\": " +
-         json_num(e.hi) + ", \"r2\": " + json_num(e.r2) + ", \"linear_inside\": " +
-         (e.contains(1.0) ? "true" : "false") + ", \"sqrt_inside\": " + (e.contains(0.5) ? "true" : "false") + "}";
+void json_exponent(JsonWriter& j, const std::string& key, const ScalingExponent& e) {
+  j.key(key).begin_object().key("value").value(e.value).key("lo").value(e.lo).key("hi").value(e.hi);
+  j.key("r2").value(e.r2).key("linear_inside").value(e.contains(1.0)).key("sqrt_inside").value(e.contains(0.5));
+  j.end_object();
 }
 
 }  // namespace
 
 std::string num(double v, const char* fmt) { return format_double(v, fmt); }
 
-std::string json_num(double v) { return json_number(v, 10); }
-
-void print_extras_json(std::ostream& out, const CurveExtras& x) {
-  if (!x.protocol.empty()) out << ",\n  \"protocol\": " << json_escape(x.protocol);
+void print_extras_json(JsonWriter& j, const CurveExtras& x) {
+  if (!x.protocol.empty()) j.key("protocol").value(x.protocol);
   if (!x.b_simple.empty()) {
     char* end = nullptr;
     const double v = std::strtod(x.b_simple.c_str(), &end);
-    out << ",\n  \"b_simple\": " << (end != x.b_simple.c_str() ? json_num(v) : "null");
-    out << ",\n  \"b_simple_method\": " << json_escape(x.b_simple_method);
+    j.key("b_simple");
+    if (end != x.b_simple.c_str()) j.value(v); else j.null();
+    j.key("b_simple_method").value(x.b_simple_method);
   }
   if (!x.has_scaling) return;
-  out << ",\n  \"lr_scaling\": {\"best\": [";
-  for (size_t i = 0; i < x.scaling.best.size(); ++i) {
-    const BestMetaparameters& m = x.scaling.best[i];
-    out << (i ? ", " : "") << "{\"batch\": " << json_num(m.batch) << ", \"steps\": " << json_num(m.steps)
-        << ", \"trial\": " << m.trial << ", \"learning_rate\": " << json_num(m.learning_rate)
-        << ", \"momentum\": " << json_num(m.momentum) << "}";
-  }
-  out << "], \"lr_exponent\": " << json_exponent(x.scaling.lr)
-      << ", \"effective_lr_exponent\": " << json_exponent(x.scaling.effective_lr) << "}";
+  j.key("lr_scaling").begin_object().key("best").begin_array();
+  for (const BestMetaparameters& m : x.scaling.best)
+    j.begin_object().key("batch").value(m.batch).key("steps").value(m.steps).key("trial").value(static_cast<int64_t>(m.trial))
+        .key("learning_rate").value(m.learning_rate).key("momentum").value(m.momentum).end_object();
+  j.end_array();
+  json_exponent(j, "lr_exponent", x.scaling.lr);
+  json_exponent(j, "effective_lr_exponent", x.scaling.effective_lr);
+  j.end_object();
 }
 
 void print_extras_text(std::ostream& out, const StepLawFit& fit, const CurveExtras& x) {

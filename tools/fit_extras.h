@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "core/json_writer.h"
 #include "models/step_curve/lr_scaling.h"
 #include "models/step_curve/step_law_fit.h"
 
@@ -21,13 +22,11 @@ struct CurveExtras {
 // Reads the extras of a curve CSV; a scaling fit that cannot be made leaves a note instead.
 CurveExtras read_curve_extras(const std::string& path);
 
-// Numbers as the fit verb prints them: text with `fmt` (inf as inf), JSON with 10 significant
-// digits and non-finite values as null (JSON has no infinity).
+// Numbers as the fit verb prints them in text, with `fmt` (inf as inf).
 std::string num(double v, const char* fmt = "%.6g");
-std::string json_num(double v);
 
 void print_extras_text(std::ostream& out, const StepLawFit& fit, const CurveExtras& extras);
-// JSON members (each preceded by ",\n  "), to be placed before the closing brace.
-void print_extras_json(std::ostream& out, const CurveExtras& extras);
+// The extras as members of the fit's JSON object that `j` has open.
+void print_extras_json(JsonWriter& j, const CurveExtras& extras);
 
 }  // namespace kp
