@@ -1,8 +1,9 @@
 // `kneepoint scalesim -c CONFIG.cfg -t TOPOLOGY.csv [-i conv|gemm] [-o DIR]`: reads SCALE-Sim v2's
-// config and topology formats, times every layer on the SystemC systolic-array model in a forked
-// worker (sim/systemc/scalesim_sc.h: SCALE-Sim-exact when the interface bandwidth is CALC; the
-// simulated double-buffered DMA stalls when USER, see sim/scalesim/stall_model.h for how they
-// differ from SCALE-Sim's) and writes DIR/COMPUTE_REPORT.csv with SCALE-Sim's columns.
+// config and topology formats, times every layer and writes DIR/COMPUTE_REPORT.csv with SCALE-Sim's
+// columns. CALC interface bandwidth: the SystemC systolic-array model in a forked worker
+// (sim/systemc/scalesim_sc.h, SCALE-Sim-exact). USER: the fold timing plus SCALE-Sim's own
+// read/write buffer mechanics replayed line by line (sim/scalesim/memory_replay.h), which matches
+// SCALE-Sim v2's Total and Stall Cycles (tests/sim/scalesim_memory_test.cpp).
 #include <boost/program_options.hpp>
 
 #include <algorithm>
@@ -45,7 +46,7 @@ void print_table(std::ostream& out, const ScaleSimConfig& cfg, const std::vector
     out << line;
   }
   if (cfg.interface_bandwidth == InterfaceBandwidth::User) {
-    out << "stall cycles: SystemC model, per-fold double-buffered DMA, not SCALE-Sim's trace replay\n";
+    out << "stall cycles: SCALE-Sim's prefetch/drain buffers replayed per demand line (memory_replay.h)\n";
   }
 }
 
@@ -99,7 +100,10 @@ int run_scalesim(const Args& args) {
   const auto layers =
       read_scalesim_topology(topology_path, mode == "gemm" ? TopologyFormat::Gemm : TopologyFormat::Conv);
   check_fold_counts(cfg, layers, topology_path);
-  const auto results = simulate_scalesim_sc(cfg, layers);  // the SystemC model, in a forked worker
+  // CALC: the SystemC model, in a forked worker; USER: SCALE-Sim's buffers, in this process.
+  const auto results = cfg.interface_bandwidth == InterfaceBandwidth::User
+                           ? simulate_scalesim(cfg, layers, StallSource::BufferReplay)
+                           : simulate_scalesim_sc(cfg, layers);
 
   std::vector<ComputeReportRow> rows;
   rows.reserve(results.size());

@@ -1,0 +1,27 @@
+#pragma once
+// SCALE-Sim v2's USER-bandwidth memory system replayed for one layer (memory/
+// double_buffered_scratchpad_mem.py @ 22f88b1; Samajdar et al., "A systematic methodology for
+// characterizing scalability of DNN accelerators using SCALE-Sim", ISPASS 2020).
+//
+// Contract: returns the Stall Cycles SCALE-Sim reports for the layer (Total Cycles is then
+// fold_timing().total_cycles + stall_cycles). SCALE-Sim walks the fold's demand lines one cycle
+// each; a line starts at its index plus the stalls so far, the ifmap and filter read buffers
+// (read_buffer_replay.h) and the ofmap write buffer (write_buffer_replay.h) each delay it, and the
+// line stalls by the largest delay. This walks the same lines with each line's reads as a
+// contiguous run of prefetch positions (operand_stream.h), so it is exact up to SCALE-Sim's own
+// arithmetic, including conv ifmaps whose repeated pixels hit in older sets.
+//
+// Cost: O(folds x cycles_per_fold) = O(CALC Total Cycles) steps of a few integer operations, plus
+// one step per window advance; a conv ifmap line that misses also looks up each word's copies.
+// Allocation: the three buffers' state, once per layer; none per line.
+#include "sim/scalesim/scalesim_config.h"
+#include "sim/scalesim/stall_model.h"
+#include "sim/scalesim/topology.h"
+
+namespace kp {
+
+// config must be USER mode with SRAMs of >= 1 KiB and bandwidth >= 1 (as read_scalesim_config()
+// validates). The DRAM word counts are the words the read windows and write drains moved.
+StallEstimate replay_scalesim_memory(const ScaleSimConfig& config, const ScaleSimLayer& layer);
+
+}  // namespace kp
