@@ -30,6 +30,8 @@ int64_t serve_line(const OperandStream& stream, ReadBufferReplay& buf, std::vect
   for (int64_t i = 0; i < span.count; ++i) {
     copies[0] = buf.set_of(span.first + i);
     if (buf.in_window(copies[0])) continue;
+    // read_buffer.active_buffer_hit: any copy in the window is a hit.
+    if (stream.for_each_duplicate(span, i, [&](int64_t p) { return buf.in_window(buf.set_of(p)); })) continue;
     const int n = stream.duplicates(span, i, copies.data() + 1);
     for (int j = 1; j <= n; ++j) copies[j] = buf.set_of(copies[j]);
     buf.demand(copies.data(), n + 1, now, offset);

@@ -97,30 +97,4 @@ LineSpan OperandStream::line(int64_t fr, int64_t fc, int64_t t) const {
   return s;
 }
 
-int OperandStream::duplicates(const LineSpan& span, int64_t i, int64_t* out) const {
-  if (!m_dups) return 0;
-  const bool diag = m_layout == Layout::Diagonal;
-  const int64_t row = diag ? span.row0 - i : span.row0, lane = span.lane0 + i;
-  const int64_t T = m_block_rows, W = m_lanes;
-  const int64_t lane_index = (row / T) * W + lane, within = row % T;
-  const int64_t m = m_lane_is_m ? lane_index : within, k = m_lane_is_m ? within : lane_index;
-  // SCALE-Sim's im2col (operand_matrix.py): k = (fy * FW + fx) * C + ch, input pixel
-  // (oy * S + fy, ox * S + fx); every other (oy', fy') with the same input row is a copy.
-  const int64_t oy = m / m_ow, ox = m % m_ow, fy = k / (m_fw * m_ch), fx = (k / m_ch) % m_fw, ch = k % m_ch;
-  const int64_t iy = oy * m_stride + fy, ix = ox * m_stride + fx;
-  int n = 0;
-  for (int64_t fy2 = iy % m_stride; fy2 < m_fh && fy2 <= iy; fy2 += m_stride) {
-    const int64_t oy2 = (iy - fy2) / m_stride;
-    if (oy2 >= m_oh) continue;
-    for (int64_t fx2 = ix % m_stride; fx2 < m_fw && fx2 <= ix; fx2 += m_stride) {
-      const int64_t ox2 = (ix - fx2) / m_stride;
-      if (ox2 >= m_ow || (fy2 == fy && fx2 == fx)) continue;
-      const int64_t m2 = oy2 * m_ow + ox2, k2 = (fy2 * m_fw + fx2) * m_ch + ch;
-      const int64_t lane_index2 = m_lane_is_m ? m2 : k2, within2 = m_lane_is_m ? k2 : m2;
-      out[n++] = position((lane_index2 / W) * T + within2, lane_index2 % W);
-    }
-  }
-  return n;
-}
-
 }  // namespace kp

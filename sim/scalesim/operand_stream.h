@@ -44,7 +44,15 @@ class OperandStream {
   bool has_duplicates() const { return m_dups; }
   // Writes the positions of the other copies of element i of span into out (room for
   // max_duplicates()), returns how many.
-  int duplicates(const LineSpan& span, int64_t i, int64_t* out) const;
+  int duplicates(const LineSpan& span, int64_t i, int64_t* out) const {
+    int n = 0;
+    for_each_duplicate(span, i, [&](int64_t p) { out[n++] = p; return false; });
+    return n;
+  }
+  // Calls stop(position) for each other copy of element i of span until it returns true; returns
+  // whether it did (the caller's hit test ends at the first resident copy).
+  template <class Stop>
+  bool for_each_duplicate(const LineSpan& span, int64_t i, Stop&& stop) const;
   int max_duplicates() const { return m_max_dups; }
 
  private:
@@ -61,5 +69,30 @@ class OperandStream {
   int m_max_dups = 0;
   int64_t m_oh = 1, m_ow = 1, m_fh = 1, m_fw = 1, m_ch = 1, m_stride = 1;
 };
+
+template <class Stop>
+bool OperandStream::for_each_duplicate(const LineSpan& span, int64_t i, Stop&& stop) const {
+  if (!m_dups) return false;
+  const int64_t row = m_layout == Layout::Diagonal ? span.row0 - i : span.row0, lane = span.lane0 + i;
+  const int64_t T = m_block_rows, W = m_lanes;
+  const int64_t lane_index = (row / T) * W + lane, within = row % T;
+  const int64_t m = m_lane_is_m ? lane_index : within, k = m_lane_is_m ? within : lane_index;
+  // SCALE-Sim's im2col (operand_matrix.py): k = (fy * FW + fx) * C + ch reads input pixel
+  // (oy * S + fy, ox * S + fx); every other (oy', fy', ox', fx') on the same pixel is a copy.
+  const int64_t oy = m / m_ow, ox = m % m_ow, fy = k / (m_fw * m_ch), fx = (k / m_ch) % m_fw, ch = k % m_ch;
+  const int64_t iy = oy * m_stride + fy, ix = ox * m_stride + fx;
+  for (int64_t fy2 = iy % m_stride; fy2 < m_fh && fy2 <= iy; fy2 += m_stride) {
+    const int64_t oy2 = (iy - fy2) / m_stride;
+    if (oy2 >= m_oh) continue;
+    for (int64_t fx2 = ix % m_stride; fx2 < m_fw && fx2 <= ix; fx2 += m_stride) {
+      const int64_t ox2 = (ix - fx2) / m_stride;
+      if (ox2 >= m_ow || (fy2 == fy && fx2 == fx)) continue;
+      const int64_t m2 = oy2 * m_ow + ox2, k2 = (fy2 * m_fw + fx2) * m_ch + ch;
+      const int64_t lane_index2 = m_lane_is_m ? m2 : k2, within2 = m_lane_is_m ? k2 : m2;
+      if (stop(position((lane_index2 / W) * T + within2, lane_index2 % W))) return true;
+    }
+  }
+  return false;
+}
 
 }  // namespace kp
