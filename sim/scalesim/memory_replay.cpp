@@ -27,12 +27,15 @@ int64_t serve_line(const OperandStream& stream, ReadBufferReplay& buf, std::vect
   bool resident = true;
   for (int64_t s = lo; s <= hi && resident; ++s) resident = buf.in_window(s);
   if (resident) return 0;
-  for (int64_t i = 0; i < span.count; ++i) {
-    copies[0] = buf.set_of(span.first + i);
+  int64_t position = span.first;
+  for (int64_t lane = span.lane0; lane < span.lane_end; ++lane) {
+    const int64_t row = stream.row_of(span, lane);
+    if (!stream.valid(row, lane)) continue;  // a null cell of a ragged ifmap: not demanded
+    copies[0] = buf.set_of(position++);
     if (buf.in_window(copies[0])) continue;
     // read_buffer.active_buffer_hit: any copy in the window is a hit.
-    if (stream.for_each_duplicate(span, i, [&](int64_t p) { return buf.in_window(buf.set_of(p)); })) continue;
-    const int n = stream.duplicates(span, i, copies.data() + 1);
+    if (stream.for_each_duplicate(row, lane, [&](int64_t p) { return buf.in_window(buf.set_of(p)); })) continue;
+    const int n = stream.duplicates(row, lane, copies.data() + 1);
     for (int j = 1; j <= n; ++j) copies[j] = buf.set_of(copies[j]);
     buf.demand(copies.data(), n + 1, now, offset);
   }

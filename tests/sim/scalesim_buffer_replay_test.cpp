@@ -121,12 +121,39 @@ TEST(OperandStream, ConvIfmapCopiesShareOneAddress) {
   const LineSpan l = s.line(0, 0, 4);
   ASSERT_EQ(l.count, 4);
   std::vector<int64_t> copies(8);
-  const int n = s.duplicates(l, 0, copies.data());  // element 0: lane 0, row 4 -> (m 0, k 4)
+  const int n = s.duplicates(s.row_of(l, 0), 0, copies.data());  // lane 0, row 4 -> (m 0, k 4)
   ASSERT_EQ(n, 3);
   std::vector<int64_t> want{s.position(3, 1), s.position(1, 2), s.position(0, 3)};
   std::sort(copies.begin(), copies.begin() + n);
   std::sort(want.begin(), want.end());
   EXPECT_EQ(std::vector<int64_t>(copies.begin(), copies.begin() + n), want);
+}
+
+// 4 x 4 x 1 ifmap, 3 x 3 filter, stride 2: SCALE-Sim's ceil((4 - 3 + 2) / 2) = 2 output rows
+// and cols, so windows 1..3 reach row or column 4: 9 + 6 + 6 + 4 = 25 valid im2col cells of 36.
+TEST(OperandStream, RaggedIfmapSkipsCellsPastTheEdge) {
+  ScaleSimLayer layer;
+  layer.ifmap_h = layer.ifmap_w = 4, layer.filter_h = layer.filter_w = 3, layer.channels = 1, layer.stride = 2;
+  layer.gemm = {4, 1, 9};
+  const OperandStream s(Dataflow::OutputStationary, OperandRole::Ifmap, 4, 1, layer);  // row = k, lane = m
+  ASSERT_TRUE(s.ragged());
+  EXPECT_EQ(s.words(), 25);
+  // Brute force: SCALE-Sim's diagonal order over the 9 x 4 matrix, null cells dropped
+  // (operand_matrix.calc_ifmap_elem_addr: input row (m / 2) * 2 + k / 3, col (m % 2) * 2 + k % 3).
+  int64_t next = 0;
+  for (int64_t d = 0; d < 9 + 4; ++d) {
+    for (int64_t r = std::min<int64_t>(d, 8); r >= std::max<int64_t>(0, d - 3); --r) {
+      const int64_t m = d - r, k = r;
+      const bool valid = (m / 2) * 2 + k / 3 < 4 && (m % 2) * 2 + k % 3 < 4;
+      EXPECT_EQ(s.valid(r, m), valid) << r << "," << m;
+      if (valid) EXPECT_EQ(s.position(r, m), next++) << r << "," << m;
+    }
+  }
+  // Line t = 8 reads diagonal 8: (k 8, m 0), (7, 1), (6, 2), (5, 3); (6, 2) reaches input row 4
+  // and (5, 3) input column 4, so two are demanded.
+  const LineSpan l = s.line(0, 0, 8);
+  EXPECT_EQ(l.count, 2);
+  EXPECT_EQ(l.first, s.position(8, 0));
 }
 
 }  // namespace
