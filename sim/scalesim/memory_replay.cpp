@@ -1,6 +1,7 @@
 #include "sim/scalesim/memory_replay.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "core/int_math.h"
@@ -62,6 +63,9 @@ StallEstimate replay_scalesim_memory(const ScaleSimConfig& config, const ScaleSi
   const Dataflow d = config.dataflow;
   const int64_t rows = config.array_height, cols = config.array_width, bw = config.bandwidth_words_per_cycle;
   const FoldTiming ft = fold_timing(d, rows, cols, layer.gemm);
+  if (ft.total_cycles >= (int64_t{1} << 31) - 1) {
+    throw std::invalid_argument("replay_scalesim_memory: the layer has 2^31 or more cycles");
+  }
   const FoldMapping map = fold_mapping(d, layer.gemm);
   const OperandStream ifmap(d, OperandRole::Ifmap, rows, cols, layer);
   const OperandStream filter(d, OperandRole::Filter, rows, cols, layer);

@@ -16,7 +16,8 @@
 // a ragged ifmap (operand_stream.h) costs O(lanes) per line and per copy. Measured on a 128x128
 // array, 1 MiB SRAMs, 10 words/cycle: ResNet-18 0.2-0.3 s, AlexNet 0.07-1.0 s (ws slowest); a
 // 4096^3 GEMM on 32x32 os (68 M lines) 4 s. (SCALE-Sim ran 35 lines/s on one 37 k-line held-out conv.)
-// Allocation: the buffers' state and a ragged ifmap's prefix table, once per layer; none per line.
+// Allocation: the buffers' state and a ragged ifmap's prefix table (8 bytes per anti-diagonal or
+// row of the stacked operand, at most 8 bytes per line), once per layer; none per line.
 #include "sim/scalesim/scalesim_config.h"
 #include "sim/scalesim/stall_model.h"
 #include "sim/scalesim/topology.h"
@@ -24,7 +25,9 @@
 namespace kp {
 
 // config must be USER mode with SRAMs of >= 1 KiB and bandwidth >= 1 (as read_scalesim_config()
-// validates). The DRAM word counts are the words the read windows and write drains moved.
+// validates), and the layer under 2^31 stall-free cycles, so that position sums stay within
+// int64 (std::invalid_argument otherwise; `kneepoint scalesim` refuses runs over 2^30 first).
+// The DRAM word counts are the words the read windows and write drains moved.
 StallEstimate replay_scalesim_memory(const ScaleSimConfig& config, const ScaleSimLayer& layer);
 
 }  // namespace kp

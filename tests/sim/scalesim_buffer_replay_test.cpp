@@ -7,6 +7,7 @@
 #include <map>
 #include <vector>
 
+#include "sim/scalesim/memory_replay.h"
 #include "sim/scalesim/operand_stream.h"
 #include "sim/scalesim/read_buffer_replay.h"
 #include "sim/scalesim/write_buffer_replay.h"
@@ -154,6 +155,22 @@ TEST(OperandStream, RaggedIfmapSkipsCellsPastTheEdge) {
   const LineSpan l = s.line(0, 0, 8);
   EXPECT_EQ(l.count, 2);
   EXPECT_EQ(l.first, s.position(8, 0));
+}
+
+// 1 x 1 os array, K = 2^31: 2^31 cycles, past the replay's precondition.
+TEST(MemoryReplay, RefusesLayersOf2To31Cycles) {
+  ScaleSimConfig cfg;
+  cfg.array_height = cfg.array_width = 1;
+  cfg.ifmap_sram_kb = cfg.filter_sram_kb = cfg.ofmap_sram_kb = 1;
+  cfg.interface_bandwidth = InterfaceBandwidth::User;
+  ScaleSimLayer layer;
+  layer.gemm = {1, 1, int64_t{1} << 31};
+  EXPECT_THROW(replay_scalesim_memory(cfg, layer), std::invalid_argument);
+  // 1000 cycles run: the first window holds 47 sets of 11 words; the one advance needed (at 10
+  // words/cycle, done at -1 + ceil(512/10) + 1 = 52) lands long before word 517 is read at cycle 517.
+  layer.gemm = {1, 1, 1000};
+  EXPECT_EQ(replay_scalesim_memory(cfg, layer).stall_cycles, 0);
+  EXPECT_EQ(replay_scalesim_memory(cfg, layer).ifmap_words, 512 + 512);  // first half, one advance
 }
 
 }  // namespace
