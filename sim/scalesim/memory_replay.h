@@ -12,12 +12,12 @@
 // arithmetic, including conv ifmaps whose repeated pixels hit in older sets.
 //
 // Cost: O(folds x cycles_per_fold) = O(CALC Total Cycles) steps of a few integer operations, plus
-// one step per window advance; a conv ifmap line that misses also looks up each word's copies, and
-// a ragged ifmap (operand_stream.h) costs O(lanes) per line and per copy. Measured on a 128x128
-// array, 1 MiB SRAMs, 10 words/cycle: ResNet-18 0.2-0.3 s, AlexNet 0.07-1.0 s (ws slowest); a
-// 4096^3 GEMM on 32x32 os (68 M lines) 4 s. (SCALE-Sim ran 35 lines/s on one 37 k-line held-out conv.)
-// Allocation: the buffers' state and a ragged ifmap's prefix table (8 bytes per anti-diagonal or
-// row of the stacked operand, at most 8 bytes per line), once per layer; none per line.
+// one step per window advance; a conv ifmap line that misses also looks up each word's copies
+// (O(log nulls) each for a ragged ifmap, operand_stream.h). Measured on a 128x128 array, 1 MiB
+// SRAMs, 10 words/cycle, os/ws/is: ResNet-18 0.04-0.13 s, AlexNet 0.02-0.21 s; a 4096^3 GEMM on
+// 32x32 os (68 M lines) 4 s. (SCALE-Sim ran 35 lines/s on one 37 k-line held-out conv.)
+// Allocation: the buffers' state and a ragged ifmap's list of null cells (at most (OH + OW) x K
+// entries), once per layer; none per line.
 #include "sim/scalesim/scalesim_config.h"
 #include "sim/scalesim/stall_model.h"
 #include "sim/scalesim/topology.h"

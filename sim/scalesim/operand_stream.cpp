@@ -63,7 +63,7 @@ OperandStream::OperandStream(Dataflow dataflow, OperandRole role, int64_t rows, 
     m_dups = (m_fh > m_stride && m_oh > 1) || (m_fw > m_stride && m_ow > 1);
     m_max_dups = m_dups ? static_cast<int>(ceil_div(m_fh, m_stride) * ceil_div(m_fw, m_stride) - 1) : 0;
     m_ragged = (m_ih - m_fh) % m_stride != 0 || (m_iw - m_fw) % m_stride != 0;
-    if (m_ragged) build_valid_prefix();
+    if (m_ragged) build_null_positions();
   }
 }
 
@@ -75,38 +75,32 @@ bool OperandStream::valid(int64_t row, int64_t lane) const {
   return (m / m_ow) * m_stride + fy < m_ih && (m % m_ow) * m_stride + fx < m_iw;
 }
 
-void OperandStream::build_valid_prefix() {
-  const int64_t rows_all = m_blocks * m_block_rows;
-  const bool diag = m_layout == Layout::Diagonal;
-  const int64_t n = diag ? rows_all + m_lanes - 1 : rows_all;
-  m_valid_before.assign(static_cast<size_t>(n + 1), 0);
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t count = 0;
-    if (diag) {
-      for (int64_t lane = std::max<int64_t>(0, i - rows_all + 1); lane <= std::min(i, m_lanes - 1); ++lane) {
-        count += lane < lanes_of_row(i - lane) && valid(i - lane, lane);
-      }
-    } else {
-      for (int64_t lane = 0; lane < lanes_of_row(i); ++lane) count += valid(i, lane);
+void OperandStream::build_null_positions() {
+  // Only windows of the last output row or column reach past the ifmap; list their null cells by
+  // the position they would have, sorted, so a valid cell's position is its closed form less the
+  // nulls before it.
+  const int64_t m_count = m_oh * m_ow, k_count = m_fh * m_fw * m_ch;
+  for (int64_t m = 0; m < m_count; ++m) {
+    const int64_t oy = m / m_ow, ox = m % m_ow;
+    if (oy != m_oh - 1 && ox != m_ow - 1) continue;
+    for (int64_t k = 0; k < k_count; ++k) {
+      const int64_t fy = k / (m_fw * m_ch), fx = (k / m_ch) % m_fw;
+      if (oy * m_stride + fy < m_ih && ox * m_stride + fx < m_iw) continue;
+      const int64_t lane_index = m_lane_is_m ? m : k, within = m_lane_is_m ? k : m;
+      m_null_positions.push_back(closed_form_position((lane_index / m_lanes) * m_block_rows + within, lane_index % m_lanes));
     }
-    m_valid_before[static_cast<size_t>(i + 1)] = m_valid_before[static_cast<size_t>(i)] + count;
   }
-  m_words = m_valid_before.back();
+  std::sort(m_null_positions.begin(), m_null_positions.end());
+  m_words -= static_cast<int64_t>(m_null_positions.size());
+}
+
+int64_t OperandStream::nulls_before(int64_t closed_form) const {
+  return std::lower_bound(m_null_positions.begin(), m_null_positions.end(), closed_form) - m_null_positions.begin();
 }
 
 int64_t OperandStream::position(int64_t row, int64_t lane) const {
-  if (!m_ragged) return closed_form_position(row, lane);
-  if (m_layout == Layout::RowBlock) {
-    int64_t p = m_valid_before[static_cast<size_t>(row)];
-    for (int64_t l = 0; l < lane; ++l) p += valid(row, l);
-    return p;
-  }
-  const int64_t d = row + lane;
-  int64_t p = m_valid_before[static_cast<size_t>(d)];
-  for (int64_t l = std::max<int64_t>(0, d - m_blocks * m_block_rows + 1); l < lane; ++l) {
-    p += l < lanes_of_row(d - l) && valid(d - l, l);
-  }
-  return p;
+  const int64_t p = closed_form_position(row, lane);
+  return m_ragged ? p - nulls_before(p) : p;
 }
 
 int64_t OperandStream::closed_form_position(int64_t row, int64_t lane) const {
@@ -137,18 +131,15 @@ LineSpan OperandStream::line(int64_t fr, int64_t fc, int64_t t) const {
     if (u < 0 || lo > hi) return s;
     s.row0 = block * T + u - lo, s.lane0 = lo, s.lane_end = hi + 1;
   }
+  // The line's cells are consecutive in the closed-form order; a ragged ifmap drops its nulls.
+  const int64_t cells = s.lane_end - s.lane0, p = closed_form_position(s.row0, s.lane0);
   if (!m_ragged) {
-    s.count = s.lane_end - s.lane0;
-    s.first = position(s.row0, s.lane0);
+    s.count = cells, s.first = p;
     return s;
   }
-  int64_t first_lane = -1;
-  for (int64_t l = s.lane0; l < s.lane_end; ++l) {
-    if (!valid(row_of(s, l), l)) continue;
-    if (first_lane < 0) first_lane = l;
-    ++s.count;
-  }
-  if (s.count > 0) s.first = position(row_of(s, first_lane), first_lane);
+  const int64_t before = nulls_before(p);
+  s.count = cells - (nulls_before(p + cells) - before);
+  s.first = p - before;
   return s;
 }
 

@@ -21,9 +21,10 @@
 //     fr*R + R-1-t of its block b = fc. ws filter (T=K, lanes = N), is ifmap (T=K, lanes = M).
 // Ragged ifmaps: SCALE-Sim sizes the ofmap as ceil((H - FH + S) / S), one row (column) more than
 // fits when S does not divide H - FH; that row's windows reach past the ifmap and those im2col
-// cells are null (-1), neither fetched nor demanded. Then positions come from a per-diagonal (per
-// row) prefix of valid cells, built once in O(M*K), and line() scans its lanes.
-// Cost: constant time per call (O(W) for a ragged ifmap); no allocation after construction.
+// cells are null (-1), neither fetched nor demanded. Only that last row's and column's windows
+// have nulls; their positions are listed once (O((OH + OW) * K) at construction), and a valid
+// cell's position is its closed form less the nulls before it (a binary search).
+// Cost: constant time per call (O(log nulls) for a ragged ifmap); no allocation after construction.
 #include <cstdint>
 #include <vector>
 
@@ -76,8 +77,9 @@ class OperandStream {
     const int64_t lane_index = (row / m_block_rows) * m_lanes + lane, within = row % m_block_rows;
     m = m_lane_is_m ? lane_index : within, k = m_lane_is_m ? within : lane_index;
   }
-  int64_t closed_form_position(int64_t row, int64_t lane) const;
-  void build_valid_prefix();
+  int64_t closed_form_position(int64_t row, int64_t lane) const;  // as if no cell were null
+  void build_null_positions();
+  int64_t nulls_before(int64_t closed_form) const;
 
   Layout m_layout = Layout::Diagonal;
   bool m_by_row_fold = true;  // the block index is the row fold (else the column fold)
@@ -88,7 +90,7 @@ class OperandStream {
   bool m_dups = false, m_ragged = false, m_lane_is_m = true;
   int m_max_dups = 0;
   int64_t m_ih = 1, m_iw = 1, m_oh = 1, m_ow = 1, m_fh = 1, m_fw = 1, m_ch = 1, m_stride = 1;
-  std::vector<int64_t> m_valid_before;  // ragged: valid cells before each diagonal (row)
+  std::vector<int64_t> m_null_positions;  // ragged: closed-form positions of the null cells, sorted
 };
 
 template <class Stop>

@@ -147,7 +147,9 @@ TEST(OperandStream, RaggedIfmapSkipsCellsPastTheEdge) {
       const int64_t m = d - r, k = r;
       const bool valid = (m / 2) * 2 + k / 3 < 4 && (m % 2) * 2 + k % 3 < 4;
       EXPECT_EQ(s.valid(r, m), valid) << r << "," << m;
-      if (valid) EXPECT_EQ(s.position(r, m), next++) << r << "," << m;
+      if (valid) {
+        EXPECT_EQ(s.position(r, m), next++) << r << "," << m;
+      }
     }
   }
   // Line t = 8 reads diagonal 8: (k 8, m 0), (7, 1), (6, 2), (5, 3); (6, 2) reaches input row 4
