@@ -79,11 +79,11 @@ void OperandStream::build_null_positions() {
   // Only windows of the last output row or column reach past the ifmap; list their null cells by
   // the position they would have, sorted, so a valid cell's position is its closed form less the
   // nulls before it.
-  const int64_t m_count = m_oh * m_ow, k_count = m_fh * m_fw * m_ch;
-  for (int64_t m = 0; m < m_count; ++m) {
+  const int64_t pixels = m_oh * m_ow, window = m_fh * m_fw * m_ch;
+  for (int64_t m = 0; m < pixels; ++m) {
     const int64_t oy = m / m_ow, ox = m % m_ow;
     if (oy != m_oh - 1 && ox != m_ow - 1) continue;
-    for (int64_t k = 0; k < k_count; ++k) {
+    for (int64_t k = 0; k < window; ++k) {
       const int64_t fy = k / (m_fw * m_ch), fx = (k / m_ch) % m_fw;
       if (oy * m_stride + fy < m_ih && ox * m_stride + fx < m_iw) continue;
       const int64_t lane_index = m_lane_is_m ? m : k, within = m_lane_is_m ? k : m;

@@ -4,11 +4,11 @@
 //
 // Contract: mirrors read_buffer.py's timing exactly. The operand's words, in prefetch order, are
 // grouped into sets of ceil(S/100) words (S = SRAM words); the buffer holds a window of
-// ceil((S/2) / set) sets (the active half) and advances it by ceil((S/2) / set) sets (the prefetch
-// half), cyclically over the operand, whenever a demanded word is outside it. Prefetches form one
-// chain that never waits for demand: the first window is in place at cycle -1 and the k-th advance
-// completes at -1 + k * (ceil((S/2) / bandwidth) + 1). A demand at cycle c stalls until the advance
-// it needed completes. So an operand that does not fit stalls where its stream outruns the chain,
+// ceil(A / set) sets (the active half, A = ceil(S/2)) and advances it by ceil(P / set) sets (the
+// prefetch half, P = S - A), cyclically over the operand, whenever a demanded word is outside it.
+// Prefetches form one chain that never waits for demand: the first window is in place at cycle -1
+// and the k-th advance completes at -1 + k * (ceil(P / bandwidth) + 1). A demand at cycle c stalls
+// until the advance it needed completes. So an operand that does not fit stalls where its stream outruns the chain,
 // and a re-read of a block that has left the window (a new column fold) waits for the window to go
 // round the whole operand, not for the block's own words.
 // Constant time per call plus one step per window advance; no allocation.
