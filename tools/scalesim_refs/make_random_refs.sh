@@ -4,7 +4,7 @@
 # then unmodified SCALE-Sim v2 runs each; only the COMPUTE reports are kept, as
 # results/<topology>/<config>/COMPUTE_REPORT.csv. A run over 300 s is skipped and reported.
 # Usage: tools/scalesim_refs/make_random_refs.sh [SCALESIM_DIR]   (from the repository root;
-# about 15 min on one core). SCALESIM_DIR defaults to ../shared/tools/scale-sim-v2.
+# about 10 min on one core, 5 of them h09 timing out). SCALESIM_DIR defaults to ../shared/tools/scale-sim-v2.
 set -eu
 SIM=${1:-../shared/tools/scale-sim-v2}
 HERE=$(dirname "$0")

@@ -3,8 +3,8 @@
 # every config below x the GEMM and conv topologies beside this script, run by unmodified SCALE-Sim
 # v2 (../shared/tools/scale-sim-v2, MIT) with Debian's python3-numpy/-pandas/-tqdm/-absl. Only the
 # COMPUTE reports are kept. The set was fixed before kneepoint was compared with it.
-# Usage: tools/scalesim_refs/make_refs.sh [SCALESIM_DIR]   (from the repository root; about 4 min
-# on two cores). SCALESIM_DIR defaults to ../shared/tools/scale-sim-v2; a worktree passes its path.
+# Usage: tools/scalesim_refs/make_refs.sh [SCALESIM_DIR]   (from the repository root; about 7 min
+# on two shared cores). SCALESIM_DIR defaults to ../shared/tools/scale-sim-v2; a worktree passes its path.
 set -eu
 SIM=${1:-../shared/tools/scale-sim-v2}
 HERE=$(dirname "$0")
