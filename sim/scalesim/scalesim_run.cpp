@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/scalesim/memory_replay.h"
+
 namespace kp {
 namespace {
 
@@ -39,11 +41,13 @@ DramInterfaceSpec scalesim_dram_interface(const ScaleSimConfig& config) {
 }
 
 ScaleSimLayerResult simulate_scalesim_layer(const ScaleSimConfig& config, const ScaleSimLayer& layer,
-                                            int64_t layer_id) {
+                                            int64_t layer_id, StallSource source) {
   StallEstimate stalls;
   if (config.interface_bandwidth == InterfaceBandwidth::User) {
-    stalls = estimate_dram_stalls(config.dataflow, config.array_height, config.array_width, layer.gemm,
-                                  scalesim_dram_interface(config));
+    stalls = source == StallSource::BufferReplay
+                 ? replay_scalesim_memory(config, layer)
+                 : estimate_dram_stalls(config.dataflow, config.array_height, config.array_width, layer.gemm,
+                                        scalesim_dram_interface(config));
   }
   return scalesim_layer_with_stalls(config, layer, layer_id, stalls);
 }
@@ -69,11 +73,11 @@ ScaleSimLayerResult scalesim_layer_with_stalls(const ScaleSimConfig& config, con
 }
 
 std::vector<ScaleSimLayerResult> simulate_scalesim(const ScaleSimConfig& config,
-                                                   const std::vector<ScaleSimLayer>& layers) {
+                                                   const std::vector<ScaleSimLayer>& layers, StallSource source) {
   std::vector<ScaleSimLayerResult> out;
   out.reserve(layers.size());
   for (size_t i = 0; i < layers.size(); ++i) {
-    out.push_back(simulate_scalesim_layer(config, layers[i], static_cast<int64_t>(i)));
+    out.push_back(simulate_scalesim_layer(config, layers[i], static_cast<int64_t>(i), source));
   }
   return out;
 }

@@ -1,7 +1,11 @@
 # End-to-end check of `kneepoint scalesim` (run by ctest through cmake -P):
 #   GOLDEN set: COMPUTE_REPORT.csv written to OUT must equal GOLDEN byte for byte.
 #   EXPECT_ERROR set: the run must exit 2 and print EXPECT_ERROR on stderr.
-execute_process(COMMAND ${KNEEPOINT} scalesim -c ${CFG} -t ${TOPO} -o ${OUT}
+#   INPUT_TYPE (conv by default): the topology format, passed as -i.
+if(NOT DEFINED INPUT_TYPE)
+  set(INPUT_TYPE conv)
+endif()
+execute_process(COMMAND ${KNEEPOINT} scalesim -c ${CFG} -t ${TOPO} -i ${INPUT_TYPE} -o ${OUT}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(DEFINED EXPECT_ERROR)
   if(NOT rc EQUAL 2)

@@ -98,6 +98,25 @@ TEST(ScaleSimReference, UserBandwidthWithinTenPercent) {
   EXPECT_EQ(checked, 2 * 4);
 }
 
+// SCALE-Sim's buffer mechanics replayed (memory_replay.h): the same two USER runs, cycle for cycle.
+TEST(ScaleSimReference, UserBandwidthBufferReplayEqualsScaleSim) {
+  int checked = 0;
+  for (const fs::path& dir : result_dirs()) {
+    const Case c = load(dir);
+    if (c.config.interface_bandwidth != InterfaceBandwidth::User) continue;
+    const auto ours = simulate_scalesim(c.config, c.layers, StallSource::BufferReplay);
+    ASSERT_EQ(ours.size(), c.reference.size());
+    for (size_t i = 0; i < ours.size(); ++i) {
+      SCOPED_TRACE(dir.filename().string() + " layer " + std::to_string(i));
+      EXPECT_EQ(ours[i].report.total_cycles, c.reference[i].total_cycles);
+      EXPECT_EQ(ours[i].report.stall_cycles, c.reference[i].stall_cycles);
+      EXPECT_NEAR(ours[i].report.overall_util_pct, c.reference[i].overall_util_pct, 1e-9);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2 * 4);
+}
+
 TEST(ComputeReport, WritesScaleSimFormat) {
   std::vector<ComputeReportRow> rows{{0, 2174, 0, 28.173873045078196, 98.0, 28.1609195402299},
                                      {1, 10, 3, 1e-05, 100.0, 0.5}};
