@@ -7,19 +7,13 @@
 #include <iterator>
 #include <sstream>
 
+#include "core/fnv_hash.h"
 #include "core/number_format.h"
 
 namespace kp {
 
 namespace fs = std::filesystem;
 
-std::string fnv1a64_hex(const std::string& bytes) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char ch : bytes) h = (h ^ ch) * 0x100000001b3ull;
-  char buf[20];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
 
 std::string path_from(const std::string& from_file, const std::string& path) {
   const fs::path dir = fs::absolute(fs::path(from_file)).lexically_normal().parent_path();

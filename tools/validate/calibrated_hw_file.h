@@ -29,9 +29,6 @@ struct CalibratedFileInputs {
 
 std::string calibrated_hw_yaml(const CalibratedFileInputs& in);
 
-// FNV-1a 64 of `bytes` as 16 lower-case hex digits.
-std::string fnv1a64_hex(const std::string& bytes);
-
 // `path` as seen from the folder of `from_file` (lexically, no symbolic links resolved); absolute
 // when the two share no top-level folder (a file written to /tmp names /work/... absolutely).
 std::string path_from(const std::string& from_file, const std::string& path);

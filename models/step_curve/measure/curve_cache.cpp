@@ -21,6 +21,7 @@
 #include "core/atomic_file.h"
 #include "core/config_error.h"
 #include "core/cpu_clock.h"
+#include "core/fnv_hash.h"
 #include "models/step_curve/measure/curve_journal.h"
 
 namespace kp {
@@ -30,14 +31,6 @@ std::string utc_now() {
   const std::time_t t = std::time(nullptr);
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
-std::string fnv1a_hex(const std::string& text) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
-  char buf[20];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
 }
 
@@ -108,7 +101,7 @@ std::string curve_fingerprint(const WorkloadSpec& w, const ResolvedNetwork& net,
     << opt.decay_steps << " warm " << opt.warmup_steps << "|init " << static_cast<int>(s.base.init)
     << "|" << journal_fingerprint(s) << "|batches " << join_batches(s.batches) << "|trials " << s.trials
     << "|protocol " << protocol;
-  return fnv1a_hex(o.str());
+  return fnv1a64_hex(o.str());
 }
 
 CurveMeasurement measure_and_write_curve(const ResolvedNetwork& net, const Dataset& data,
