@@ -1,5 +1,6 @@
 #include "core/hw_spec.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/config_map.h"
@@ -16,6 +17,10 @@ const char* topology_name(Topology t) { return kind_name(topology_kinds(), stati
 const char* collective_name(Collective c) { return kind_name(collective_kinds(), static_cast<int>(c), "Collective"); }
 
 namespace {
+
+// A collective touches each byte it moves a few times (reads, writes, staging copies): 64 per
+// byte sent is far above any real one and keeps the products finite.
+constexpr double kMaxOverlapDramBytesPerByte = 64.0;
 
 LinkSpec parse_link(ConfigMap m, bool network = false, double default_efficiency = 1.0) {
   LinkSpec l;
@@ -101,6 +106,15 @@ void parse_interconnect(ConfigMap n, HardwareSpec& hw) {
   ic.bucket_bytes = n.quantity_or("bucket", Dim::Bytes, 1.0, kMaxBucketBytes, ic.bucket_bytes);
   ic.first_bucket_bytes = n.quantity_or("first_bucket", Dim::Bytes, 1.0, kMaxBucketBytes, ic.first_bucket_bytes);
   ic.chunks = n.integer_or("chunks", 1, kChunks, 1);
+  if (n.has("overlap")) {
+    ConfigMap o = n.map("overlap");
+    // At least one unit stays with the compute (hw.array.count is parsed before the interconnect).
+    ic.overlap.units = o.integer_or("units", 0, std::max<int64_t>(hw.array.count - 1, 0), 0);
+    ic.overlap.dram_bytes_per_byte = o.number_or("dram_bytes_per_byte", 0.0, kMaxOverlapDramBytesPerByte, 0.0);
+    o.check_unknown();
+  } else {
+    n.mark_used("overlap");  // listed among the known keys of a typo
+  }
   ic.link = parse_link(n.map("link"));
   if (ic.topology == Topology::Hierarchical) {
     ic.inter_node = parse_link(n.map("inter_node"), true, ic.efficiency);

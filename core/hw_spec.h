@@ -51,6 +51,16 @@ struct LinkSpec {
   double efficiency = 1.0;  // inter_node only: achieved / nominal (default interconnect.efficiency)
 };
 
+// `interconnect.overlap:` what a running collective takes from its own chip while it overlaps
+// compute (sim/step_profile.h finish_update). A GPU runs NCCL's reductions as kernels, one CTA per
+// channel, each resident on one SM (NCCL docs, "Environment variables": NCCL_MIN_NCHANNELS /
+// NCCL_MAX_NCHANNELS, "each channel uses one CUDA block"); its copies and reductions go through
+// device memory. Absent = 0 and 0: the collective costs the compute nothing (today's model).
+struct OverlapSpec {
+  int64_t units = 0;               // compute units (array.count's units, SMs on a GPU) it holds
+  double dram_bytes_per_byte = 0;  // device-memory bytes it moves per byte the chip sends on links
+};
+
 struct InterconnectSpec {
   Topology topology = Topology::Ring;
   Collective collective = Collective::Ring;
@@ -63,6 +73,7 @@ struct InterconnectSpec {
   double bucket_bytes = 25.0 * 1048576;  // gradient bucket (PyTorch DDP default 25 MiB)
   double first_bucket_bytes = 1048576;   // the first-defined parameters' bucket (PyTorch DDP 1 MiB)
   int64_t chunks = 1;        // pieces each collective step is split into; they pipeline over links
+  OverlapSpec overlap;
   // The achieved bandwidth of one device link (link x efficiency); the analytic collectives and
   // the SystemC network both start from it.
   double link_achieved_bytes_per_s() const { return link.bandwidth_bytes_per_s * efficiency; }

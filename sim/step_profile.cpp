@@ -1,6 +1,7 @@
 #include "sim/step_profile.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -36,6 +37,69 @@ OpCost repeated(const OpCost& one, int64_t times) {
   return c;
 }
 
+// How much slower an op runs while a collective leaves it `units_left` of the units and
+// `dram_left_bytes_per_s` of the device memory's bandwidth (step_profile.h: the roofline s).
+double shared_stretch(const ProfileOp& op, double units_left, double dram_left_bytes_per_s) {
+  double s = 1.0;
+  if (op.compute_s > 0) s = std::max(s, op.compute_s / (units_left * op.seconds));
+  if (op.dram_bytes > 0) {
+    if (dram_left_bytes_per_s <= 0) return std::numeric_limits<double>::infinity();
+    s = std::max(s, op.dram_bytes / (dram_left_bytes_per_s * op.seconds));
+  }
+  return s;
+}
+
+bool collective_shares_chip(const StepProfile& prof, const HardwareSpec& hw) {
+  const OverlapSpec& o = hw.interconnect.overlap;
+  return (o.units > 0 || o.dram_bytes_per_byte > 0) && !prof.ops.empty() &&
+         prof.bucket_ready_op.size() == prof.buckets.size();
+}
+
+// The last micro-step's ops from t0, each bucket's all-reduce starting when it is ready and the one
+// before has ended, every op stretched while one runs. Returns when backward ends; sets comm_end.
+// No allocation (bucket_start_s aside, which only traces ask for).
+template <class Duration>
+double shared_schedule(const StepProfile& prof, const HardwareSpec& hw, int64_t learners, double t0,
+                       const Duration& duration, double& comm_end, std::vector<double>* bucket_start_s) {
+  const InterconnectSpec& ic = hw.interconnect;
+  const double units_left = 1.0 - static_cast<double>(ic.overlap.units) / static_cast<double>(hw.array.count);
+  const double bw = hw.dram.bandwidth_bytes_per_s;
+  const size_t buckets = prof.buckets.size();
+  size_t next = 0, ops_done = 0;
+  bool busy = false;
+  double t = t0, end = 0, dram_left = bw;
+  auto start_ready = [&] {
+    if (busy || next >= buckets || static_cast<size_t>(prof.bucket_ready_op[next]) >= ops_done) return;
+    const double d = duration(next);
+    if (bucket_start_s) bucket_start_s->push_back(t);
+    busy = true, end = t + d;
+    dram_left = bw - allreduce_dram_bytes_per_s(ic, learners, prof.buckets[next].second, d);
+    ++next;
+  };
+  for (const ProfileOp& op : prof.ops) {
+    double left = op.seconds;  // of its time on an idle chip
+    while (left > 0 && busy) {
+      const double s = shared_stretch(op, units_left, dram_left);
+      if (t + s * left <= end) {
+        t += s * left, left = 0;
+      } else {
+        left -= (end - t) / s;
+        t = end, busy = false, comm_end = end;
+        start_ready();
+      }
+    }
+    t += left;
+    ++ops_done;
+    start_ready();
+  }
+  const double backward_end = t;
+  while (busy) {  // every bucket is ready now: the rest run back to back
+    t = end, busy = false, comm_end = end;
+    start_ready();
+  }
+  return backward_end;
+}
+
 }  // namespace
 
 void StepProfileBuilder::add(const Op& op, const OpCost& one) {
@@ -64,7 +128,10 @@ void StepProfileBuilder::add(const Op& op, const OpCost& one) {
   m_prof.actions.vector_ops += c.vector_ops;
   m_prof.actions.sram_bytes += c.sram_bytes;
   m_prof.actions.dram_bytes += c.dram_bytes;
-  if (op.grad_params > 0) m_grads.emplace_back(m_t, static_cast<double>(op.grad_params) * m_grad_bytes);
+  if (op.phase != Phase::Update) m_prof.ops.push_back(ProfileOp{c.seconds, c.compute_s, c.dram_bytes});
+  if (op.grad_params > 0)
+    m_grads.push_back(Grad{m_t, static_cast<double>(op.grad_params) * m_grad_bytes,
+                           static_cast<int64_t>(m_prof.ops.size()) - 1});
   if (m_layers) {
     LayerRecord rec;
     rec.name = m_step.layer_names[static_cast<size_t>(op.layer)];
@@ -83,17 +150,24 @@ StepProfile StepProfileBuilder::done() {
   // Assign in definition order (backward order reversed); the first-defined gradient of a bucket
   // is produced last, so it sets the bucket's ready time.
   m_prof.buckets.clear();
+  m_prof.bucket_ready_op.clear();
   double bytes = 0, ready = 0;
+  int64_t ready_op = 0;
   for (auto it = m_grads.rbegin(); it != m_grads.rend(); ++it) {
-    if (bytes == 0) ready = it->first;
-    bytes += it->second;
+    if (bytes == 0) ready = it->ready_s, ready_op = it->op;
+    bytes += it->bytes;
     if (bytes >= (m_prof.buckets.empty() ? m_first_limit : m_bucket_limit)) {
       m_prof.buckets.emplace_back(ready, bytes);
+      m_prof.bucket_ready_op.push_back(ready_op);
       bytes = 0;
     }
   }
-  if (bytes > 0) m_prof.buckets.emplace_back(ready, bytes);  // the last assigned, partial
+  if (bytes > 0) {  // the last assigned, partial
+    m_prof.buckets.emplace_back(ready, bytes);
+    m_prof.bucket_ready_op.push_back(ready_op);
+  }
   std::reverse(m_prof.buckets.begin(), m_prof.buckets.end());  // reduction order
+  std::reverse(m_prof.bucket_ready_op.begin(), m_prof.bucket_ready_op.end());
   m_grads.clear();
   m_prof.backward_end_s = m_t;
   return m_prof;
@@ -115,19 +189,31 @@ UpdateResult finish_update(const StepProfile& prof, const HardwareSpec& hw, int6
   b.optimizer_s = prof.optimizer_s;
   const double last_start = (a - 1.0) * prof.backward_end_s;  // the micro-step that all-reduces
   double comm_end = 0;  // when the last started bucket's all-reduce ends
+  double backward_end = last_start + prof.backward_end_s;
   if (learners > 1) {
     const InterconnectSpec& ic = hw.interconnect;
+    const auto duration = [&](size_t i) {
+      return bucket_allreduce_s ? (*bucket_allreduce_s)[i] : allreduce_s(ic, learners, prof.buckets[i].second);
+    };
+    const bool shared = collective_shares_chip(prof, hw);
     for (size_t i = 0; i < prof.buckets.size(); ++i) {
       const auto& [ready_s, bytes] = prof.buckets[i];
-      const double d = bucket_allreduce_s ? (*bucket_allreduce_s)[i] : allreduce_s(ic, learners, bytes);
-      const double start = std::max(comm_end, last_start + ready_s);
-      if (bucket_start_s) bucket_start_s->push_back(start);
-      comm_end = start + d;
+      const double d = duration(i);
+      if (!shared) {
+        const double start = std::max(comm_end, last_start + ready_s);
+        if (bucket_start_s) bucket_start_s->push_back(start);
+        comm_end = start + d;
+      }
       b.allreduce_s += d;
       r.actions.link_bytes += allreduce_bytes_per_chip(ic, learners, bytes);
     }
+    if (shared) {
+      const double end = shared_schedule(prof, hw, learners, last_start, duration, comm_end, bucket_start_s);
+      b.backward_s += end - backward_end;  // the stretch: backward's compute ran on what was left
+      backward_end = end;
+    }
   }
-  b.allreduce_exposed_s = std::max(0.0, comm_end - (last_start + prof.backward_end_s));
+  b.allreduce_exposed_s = std::max(0.0, comm_end - backward_end);
   b.launch_wait_s = prof.launch_wait_s * a + prof.optimizer_launch_wait_s;
   r.kernels = prof.kernels * accumulation + prof.optimizer_kernels;
   const RuntimeSpec& rt = hw.runtime;

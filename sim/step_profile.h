@@ -10,6 +10,16 @@
 // reduced in the reverse order, the order backward produces them; a bucket is ready when its
 // first-defined parameter's gradient is. finish_update() starts bucket b's all-reduce at
 // max(ready_b, end_{b-1}) (contention-free pipeline) and exposes what ends after backward.
+//
+// Overlap is not free (hardware interconnect.overlap, issue 35): while a bucket's all-reduce runs,
+// its kernels hold `units` of the chip's array.count units and move dram_bytes_per_byte device-
+// memory bytes per byte the chip sends, at an even rate over the all-reduce. An op of the last
+// micro-step's backward then runs at 1/s of its speed, the roofline of what is left to it:
+//   s = max(1, compute_s / ((1 - units / count) * seconds), dram_bytes / ((B - r) * seconds))
+// (B: dram.bandwidth, r: the all-reduce's device-memory bytes/s; r >= B stops a memory op until
+// the all-reduce ends). The all-reduce itself keeps its time: the link, not the chip, bounds it.
+// The schedule is swept op by op (a stretched op delays later gradients, hence later buckets);
+// without interconnect.overlap it is the pipeline above, unchanged.
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -22,6 +32,13 @@
 
 namespace kp {
 
+// A forward or backward op as the overlap sweep needs it (finish_update).
+struct ProfileOp {
+  double seconds = 0;     // its time on an idle chip, launch wait included
+  double compute_s = 0;   // of which its units compute (OpCost::compute_s)
+  double dram_bytes = 0;  // device-memory bytes it moves
+};
+
 struct StepProfile {
   double forward_s = 0, backward_s = 0, optimizer_s = 0, backward_end_s = 0;
   double launch_wait_s = 0;             // of the above, waiting for kernel launches (fwd + bwd)
@@ -30,6 +47,8 @@ struct StepProfile {
   double input_bytes_per_sample = 0;    // what the first layer reads per sample (the input batch)
   ActionCounts actions;                            // link_bytes are added per P
   std::vector<std::pair<double, double>> buckets;  // (ready time in s, gradient bytes), reduction order
+  std::vector<ProfileOp> ops;          // forward then backward, in run order (one micro-step)
+  std::vector<int64_t> bucket_ready_op;  // per bucket: the index in ops whose end makes it ready
 };
 
 class StepProfileBuilder {
@@ -49,7 +68,11 @@ class StepProfileBuilder {
   int64_t m_batch;
   std::vector<LayerRecord>* m_layers;
   double m_t = 0, m_launch_s = 0;
-  std::vector<std::pair<double, double>> m_grads;  // (ready time, bytes) in backward order
+  struct Grad {
+    double ready_s, bytes;
+    int64_t op;  // index in StepProfile::ops
+  };
+  std::vector<Grad> m_grads;  // in backward order
   StepProfile m_prof;
 };
 

@@ -125,4 +125,9 @@ double allreduce_bytes_per_chip(const InterconnectSpec& ic, int64_t p, double by
   return 2.0 * (pd - 1.0) / pd * bytes;
 }
 
+double allreduce_dram_bytes_per_s(const InterconnectSpec& ic, int64_t p, double bytes, double seconds) {
+  if (seconds <= 0) return 0.0;
+  return ic.overlap.dram_bytes_per_byte * allreduce_bytes_per_chip(ic, p, bytes) / seconds;
+}
+
 }  // namespace kp

@@ -54,5 +54,8 @@ double ring_allreduce_s(int64_t learners, double bytes, double alpha_s, double b
 double allreduce_s(const InterconnectSpec& ic, int64_t learners, double bytes);
 // Bytes one chip sends over its links for one all-reduce (for link energy).
 double allreduce_bytes_per_chip(const InterconnectSpec& ic, int64_t learners, double bytes);
+// Device-memory bytes/s one chip's part of that all-reduce moves when it takes `seconds`:
+// interconnect.overlap.dram_bytes_per_byte x the bytes it sends, spread evenly (0 when seconds <= 0).
+double allreduce_dram_bytes_per_s(const InterconnectSpec& ic, int64_t learners, double bytes, double seconds);
 
 }  // namespace kp

@@ -45,7 +45,38 @@ SC_MODULE(ScChipExecutor) {
     qk.reset();
     for (size_t i = 0; i < m_run.ops.size(); ++i) {
       m_results.push_back(run_op(static_cast<int64_t>(i), qk));
+      m_ops_done = static_cast<int64_t>(i) + 1;
+      start_collective(m_op_end);
     }
+  }
+
+  // The next collective starts at `t` if its bucket is ready and none runs. By value: callers
+  // pass m_coll_end, which this sets.
+  void start_collective(const sc_core::sc_time t) {
+    if (m_busy || m_next >= m_run.collectives.size() || m_run.collectives[m_next].ready_op >= m_ops_done) return;
+    const ScCollective& c = m_run.collectives[m_next++];
+    m_busy = true;
+    m_coll_end = t + sc_core::sc_time(c.seconds, sc_core::SC_SEC);
+    m_coll_rate = c.seconds > 0 ? c.dram_bytes / c.seconds : 0.0;
+    m_injected = t;
+  }
+
+  // Issue the running collectives' DRAM traffic up to `t` (before the tile issued at `t`), and
+  // give the units their share for that tile. Bytes so issued are not the op's.
+  void share_until(const sc_core::sc_time& t, bool overlaps, ScComputeUnit& units) {
+    while (m_busy && overlaps) {
+      const sc_core::sc_time upto = std::min(t, m_coll_end);
+      const int64_t bytes = std::llround((upto - m_injected).to_seconds() * m_coll_rate);
+      if (bytes > 0) {
+        m_dma.transfer(m_injected, 0, bytes, -1);
+        m_coll_bytes += static_cast<double>(bytes);
+      }
+      m_injected = upto;
+      if (t < m_coll_end) break;
+      m_busy = false;
+      start_collective(m_coll_end);
+    }
+    units.set_share(m_busy && overlaps ? m_run.collective_units_left : 1.0);
   }
 
   ScOpResult run_op(int64_t i, tlm_utils::tlm_quantumkeeper& qk) {
@@ -57,10 +88,13 @@ SC_MODULE(ScChipExecutor) {
     ScComputeUnit& units = op.gemm ? m_arrays : m_vector;
     m_dram.set_op(i);
     ScOpResult r;
-    const double read0 = m_dram.read_bytes(), write0 = m_dram.write_bytes(), sram0 = m_sram.bytes();
     const sc_core::sc_time op_start = qk.get_current_time();
+    m_op_end = op_start;
     const int64_t n = plan.tiles();
     if (n == 0) return r;
+    share_until(op_start, op.overlaps, units);
+    const double read0 = m_dram.read_bytes(), write0 = m_dram.write_bytes(), sram0 = m_sram.bytes();
+    const double coll0 = m_coll_bytes;
     TileStep cur = plan.step(0);
     sc_core::sc_time ready = m_dma.transfer(op_start, 0, cur.read_bytes, i);
     int64_t prev_write = 0;
@@ -75,13 +109,17 @@ SC_MODULE(ScChipExecutor) {
       prev_write = cur.write_bytes;
       ready = std::max(end, fetched);
       cur = next;
+      share_until(ready, op.overlaps, units);  // before sync: the kernel's time never passes it
       sync(qk, ready);
     }
     const sc_core::sc_time op_end = m_dma.transfer(ready, prev_write, 0, i);
-    sync(qk, op_end);
+    const sc_core::sc_time next_start = std::max(op_end, op_start + sc_core::sc_time(op.launch_s, sc_core::SC_SEC));
+    share_until(next_start, op.overlaps, units);
+    m_op_end = next_start;
+    sync(qk, next_start);
     r.seconds = (op_end - op_start).to_seconds();
     r.stall_s = r.seconds - r.compute_s;
-    r.dram_read_bytes = m_dram.read_bytes() - read0;
+    r.dram_read_bytes = m_dram.read_bytes() - read0 - (m_coll_bytes - coll0);
     r.dram_write_bytes = m_dram.write_bytes() - write0;
     r.sram_bytes = m_sram.bytes() - sram0;
     r.tiles = static_cast<double>(n);
@@ -101,6 +139,13 @@ SC_MODULE(ScChipExecutor) {
   ScSram m_sram;
   ScDram m_dram;
   std::vector<ScOpResult> m_results;
+  // The collective beside the ops: which starts next, whether one runs, until when, its DRAM
+  // bytes/s and how far its traffic is issued; the bytes it has issued in all.
+  size_t m_next = 0;
+  int64_t m_ops_done = 0;
+  bool m_busy = false;
+  sc_core::sc_time m_coll_end, m_injected, m_op_end;
+  double m_coll_rate = 0, m_coll_bytes = 0;
 };
 
 bool g_elaborated = false;

@@ -35,6 +35,20 @@ struct ScOp {
   double elements = 0, ops_per_element = 1, tensors_moved = 2;  // elementwise
   int64_t bytes_per_element = 2;
   double array_speed = 1.0;        // GEMM: TilePlan::gemm's array_speed (the operands' type)
+  bool overlaps = true;            // a collective may run beside it (forward, backward; not the optimizer)
+  // Runs with collectives only: the op's kernel launch (step_profile.h), so that the executor's
+  // timeline, where the collectives start, is the profile's; ScOpResult::seconds leaves it out.
+  double launch_s = 0;
+};
+
+// A gradient bucket's all-reduce beside the ops (issue 35, hardware interconnect.overlap): it starts
+// when op `ready_op` has ended and the collective before has ended, lasts `seconds` (from the
+// SystemC interconnect) and moves `dram_bytes` through this chip's DRAM channels at an even rate,
+// holding 1 - collective_units_left of the units meanwhile. The executor issues its traffic on the
+// same ScDram as the tiles' DMA, before each tile's own, so they contend there.
+struct ScCollective {
+  int64_t ready_op = 0;
+  double seconds = 0, dram_bytes = 0;
 };
 
 struct ScOpResult {
@@ -50,6 +64,8 @@ struct ScChipRun {
   std::vector<std::string> op_names;  // trace labels (may be empty)
   double quantum_s = 1e-6;            // tlm_global_quantum (one per process: the first run's)
   std::string trace_path;             // Chrome trace-event JSON when not empty
+  std::vector<ScCollective> collectives;  // in start order; empty: the ops run alone
+  double collective_units_left = 1.0;
 };
 
 std::vector<std::vector<ScOpResult>> run_chip_sc(const std::vector<ScChipRun>& runs);

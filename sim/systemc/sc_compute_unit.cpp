@@ -26,7 +26,7 @@ sc_core::sc_time ScComputeUnit::execute(const sc_core::sc_time& start, const Til
     sram->b_transport(trans, sram_delay);
     if (trans.is_response_error()) throw std::logic_error("ScComputeUnit: SRAM transaction failed");
   }
-  const double unit_s = static_cast<double>(tile.unit_cycles) / (m_clock_hz * m_efficiency * tile.speed);
+  const double unit_s = static_cast<double>(tile.unit_cycles) / (m_clock_hz * m_efficiency * m_share * tile.speed);
   m_unit_s += unit_s;
   // Split-K partial sums are added (tile.reduce_s) once the arrays and the SRAM ports are done.
   const sc_core::sc_time end = std::max(start + sc_core::sc_time(unit_s, sc_core::SC_SEC),

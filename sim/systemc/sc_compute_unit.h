@@ -26,9 +26,12 @@ class ScComputeUnit : public sc_core::sc_module {
   // Returns the tile's end time (absolute).
   sc_core::sc_time execute(const sc_core::sc_time& start, const TileStep& tile, int64_t op);
   double unit_seconds() const { return m_unit_s; }  // the units' own compute time so far
+  // The fraction of the units left to the tiles issued from now on (a collective's kernels hold
+  // the rest, interconnect.overlap); 1 by default.
+  void set_share(double units_left) { m_share = units_left; }
 
  private:
-  double m_clock_hz, m_efficiency;
+  double m_clock_hz, m_efficiency, m_share = 1.0;
   sc_core::sc_time m_busy_until = sc_core::SC_ZERO_TIME;
   std::vector<int> m_tracks;
   ScTrace& m_trace;

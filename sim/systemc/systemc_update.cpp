@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "sim/analytic/collective_analytic.h"
 #include "sim/systemc/net/net_runner.h"
 #include "sim/systemc/net/net_trace.h"
 
@@ -75,17 +76,54 @@ UpdateResult SystemcUpdate::simulate_with(const std::vector<OpCost>& costs, int6
   const int64_t per_learner = (batch + learners - 1) / learners;
   const int64_t accum = accumulation_steps(m_hw, m_need, per_learner);
   const int64_t m = micro_batch(per_learner);
+  const OverlapSpec& o = m_hw.interconnect.overlap;
+  const bool shared = learners > 1 && accum == 1 && (o.units > 0 || o.dram_bytes_per_byte > 0);
+  const StepProfile prof = profile_of(costs, m, shared ? nullptr : layers);
+  const std::vector<double> allreduce = bucket_allreduce_s(m_hw.interconnect, learners, prof);
+  std::vector<double> starts;
+  UpdateResult r;
+  if (shared && !prof.buckets.empty()) {
+    // The costs of the ops beside the collectives, from the SystemC chip; the collectives'
+    // share is in them, so the closed form of finish_update is not applied on top.
+    const StepProfile beside = profile_of(shared_op_costs(prof, allreduce, m, learners), m, layers);
+    HardwareSpec alone = m_hw;
+    alone.interconnect.overlap = OverlapSpec{};
+    r = finish_update(beside, alone, per_learner, learners, accum, &allreduce, &starts);
+  } else {
+    r = finish_update(prof, m_hw, per_learner, learners, accum, &allreduce, &starts);
+  }
+  r.memory = memory_parts(m_need.at(m, m_hw.dram.capacity_bytes));
+  if (!m_trace_path.empty()) append_net_trace(m_trace_path, m_hw.interconnect, learners, prof, starts);
+  return r;
+}
+
+StepProfile SystemcUpdate::profile_of(const std::vector<OpCost>& costs, int64_t m,
+                                      std::vector<LayerRecord>* layers) const {
   StepProfileBuilder builder(m_step, m_hw.interconnect.bucket_bytes, m_hw.interconnect.first_bucket_bytes, m_bytes, m,
                              layers);
   builder.set_kernel_launch_s(m_hw.runtime.launch_batching ? 0.0 : m_hw.runtime.kernel_launch_s);
   for (size_t i = 0; i < m_step.ops.size(); ++i) builder.add(m_step.ops[i], costs[i]);
-  const StepProfile prof = builder.done();
-  const std::vector<double> allreduce = bucket_allreduce_s(m_hw.interconnect, learners, prof);
-  std::vector<double> starts;
-  UpdateResult r = finish_update(prof, m_hw, per_learner, learners, accum, &allreduce, &starts);
-  r.memory = memory_parts(m_need.at(m, m_hw.dram.capacity_bytes));
-  if (!m_trace_path.empty()) append_net_trace(m_trace_path, m_hw.interconnect, learners, prof, starts);
-  return r;
+  return builder.done();
+}
+
+std::vector<OpCost> SystemcUpdate::shared_op_costs(const StepProfile& prof, const std::vector<double>& allreduce,
+                                                   int64_t m, int64_t learners) const {
+  ScChipRun run = chip_run_at(m);
+  const InterconnectSpec& ic = m_hw.interconnect;
+  const double launch_s = m_hw.runtime.launch_batching ? 0.0 : m_hw.runtime.kernel_launch_s;
+  std::vector<int64_t> step_op;  // StepProfile::ops index -> step op index
+  for (size_t i = 0; i < m_step.ops.size(); ++i) {
+    const Op& op = m_step.ops[i];
+    run.ops[i].overlaps = op.phase != Phase::Update;
+    run.ops[i].launch_s = op.fused_with_previous ? 0.0 : launch_s;
+    if (op.phase != Phase::Update) step_op.push_back(static_cast<int64_t>(i));
+  }
+  for (size_t b = 0; b < prof.buckets.size(); ++b)
+    run.collectives.push_back(ScCollective{step_op[static_cast<size_t>(prof.bucket_ready_op[b])], allreduce[b],
+                                           ic.overlap.dram_bytes_per_byte *
+                                               allreduce_bytes_per_chip(ic, learners, prof.buckets[b].second)});
+  run.collective_units_left = 1.0 - static_cast<double>(ic.overlap.units) / static_cast<double>(m_hw.array.count);
+  return op_costs_from(run_chip_sc_forked(run));
 }
 
 // Each bucket's all-reduce on the SystemC interconnect. Buckets run one after another on an

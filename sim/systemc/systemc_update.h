@@ -12,6 +12,14 @@
 // Hardware mapping: HardwareSpec is the chip as is (arrays, vector units, SRAM, DRAM channels and
 // latency); operand widths follow the workload's precision (ChipAnalytic::op_bytes).
 // A per-learner batch that does not fit device memory runs as micro-steps (accumulation_steps).
+//
+// Overlap is not free (interconnect.overlap, issue 35): with P > 1 the ops run a second time on the
+// SystemC chip beside the buckets' all-reduces (ScCollective in chip_executor.h): the collective's
+// kernels hold their units and its traffic queues on the same DRAM channels as the tiles' DMA.
+// The twin's closed form (step_profile.h) is the fluid limit of that. Approximations: the units'
+// share is taken per tile (a collective that ends inside a tile frees the units at the next one),
+// a recurrence's steps (Op::serial) run once in the executor's timeline, and with gradient
+// accumulation the closed form is used instead (only the last micro-step overlaps).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -54,6 +62,11 @@ class SystemcUpdate : public UpdateModel {
 
  private:
   int64_t micro_batch(int64_t per_learner_batch) const;
+  StepProfile profile_of(const std::vector<OpCost>& costs, int64_t m, std::vector<LayerRecord>* layers) const;
+  // The op costs of micro-step m run beside the buckets' all-reduces of `prof` (ScCollective):
+  // interconnect.overlap's units held and its DRAM traffic on the chip's channels.
+  std::vector<OpCost> shared_op_costs(const StepProfile& prof, const std::vector<double>& allreduce, int64_t m,
+                                      int64_t learners) const;
   HardwareSpec m_hw;
   LoweredStep m_step;
   ChipAnalytic m_chip;

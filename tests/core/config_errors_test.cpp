@@ -358,4 +358,26 @@ TEST(ConfigErrors, InterNodeEfficiencyDefaultsToTheInterconnects) {
   EXPECT_DOUBLE_EQ(own.interconnect.first_bucket_bytes, 2.0 * 1048576);
 }
 
+// interconnect.overlap (issue 35): absent = the collective takes nothing; the units it holds
+// leave at least one of array.count to the compute; a misspelt key is an error.
+TEST(ConfigErrors, InterconnectOverlap) {
+  const HardwareSpec none = parse_hardware(ConfigDoc::load(write_temp(kHardware, "none.yaml")));
+  EXPECT_EQ(none.interconnect.overlap.units, 0);
+  EXPECT_EQ(none.interconnect.overlap.dram_bytes_per_byte, 0.0);
+  const std::string four = replace_line(kHardware, 5, "    array: {rows: 4, cols: 4, count: 4, dataflow: ws}");
+  const HardwareSpec hw = parse_hardware(ConfigDoc::load(write_temp(
+      replace_line(four, 13, "  max_learners: 8\n  overlap: {units: 3, dram_bytes_per_byte: 2.5}"), "overlap.yaml")));
+  EXPECT_EQ(hw.interconnect.overlap.units, 3);
+  EXPECT_DOUBLE_EQ(hw.interconnect.overlap.dram_bytes_per_byte, 2.5);
+  EXPECT_EQ(hw_error(replace_line(four, 13, "  max_learners: 8\n  overlap: {units: 4}")),
+            "hw.yaml:14:20: error: interconnect.overlap.units: expected an integer in [0, 3], got \"4\"");
+  EXPECT_EQ(hw_error(replace_line(four, 13, "  max_learners: 8\n  overlap: {unit: 1}")),
+            "hw.yaml:14:13: error: interconnect.overlap.unit: unknown key (known here: dram_bytes_per_byte, units)");
+  EXPECT_EQ(hw_line(13, "  max_learners: 8\n  overlap: {dram_bytes_per_byte: -1}"),
+            "hw.yaml:14:34: error: interconnect.overlap.dram_bytes_per_byte: expected a number in [0, 64], got \"-1\"");
+  EXPECT_EQ(hw_line(13, "  max_learners: 8\n  overlp: {units: 1}"),
+            "hw.yaml:14:3: error: interconnect.overlp: unknown key (known here: bucket, chunks, collective, "
+            "devices_per_node, efficiency, first_bucket, link, links_per_chip, max_learners, overlap, topology)");
+}
+
 }  // namespace kp

@@ -162,6 +162,57 @@ TEST(ChipExecutor, HandComputedTileSchedules) {
   EXPECT_EQ(r[1].dram_read_bytes, 1000);
 }
 
+// Issue 35: the ops of a micro-step beside a collective that holds half the units and streams
+// 64 MB through the DRAM channels over 2 ms. Temporal decoupling must not change the answer, and
+// the collective's bytes are not the ops': each op's DRAM bytes equal those of the ops alone.
+TEST(ChipExecutor, CollectiveBesideTheOpsIsQuantumFreeAndKeepsTheOpsBytes) {
+  const HardwareSpec hw = load_hw("t4_cluster");
+  SystemcUpdate sc(hw, load_step("resnet18_cifar10"), legacy_precision(hw));
+  ScChipRun alone = sc.chip_run_at(8);
+  ScChipRun beside = alone;
+  beside.collectives = {ScCollective{0, 2e-3, 64e6}};
+  beside.collective_units_left = 0.5;
+  beside.quantum_s = 1e-12;
+  ScChipRun coarse = beside;
+  coarse.quantum_s = 1.0;
+  const auto r = run_chip_sc_pool({alone, beside, coarse}, 3);
+  double t_alone = 0, t_beside = 0;
+  for (size_t i = 0; i < r[0].size(); ++i) {
+    EXPECT_EQ(r[1][i].seconds, r[2][i].seconds) << "op " << i;
+    EXPECT_EQ(r[1][i].dram_read_bytes, r[0][i].dram_read_bytes) << "op " << i;
+    EXPECT_EQ(r[1][i].dram_write_bytes, r[0][i].dram_write_bytes) << "op " << i;
+    EXPECT_GE(r[1][i].seconds, r[0][i].seconds) << "op " << i;
+    t_alone += r[0][i].seconds, t_beside += r[1][i].seconds;
+  }
+  // It slows the ops, but by no more than it lasts (each overlapped second becomes at most 2 with
+  // half the units; its 32 GB/s take a tenth of the T4's 320 GB/s).
+  EXPECT_GT(t_beside, t_alone);
+  EXPECT_LE(t_beside - t_alone, 2e-3);
+}
+
+// The SystemC contention and the twin's closed form (its fluid limit) on the shipped T4 cluster,
+// whose interconnect.overlap is set: both stretch backward, and the updates agree within 2%.
+// One node (P <= 4): backward outlasts most all-reduces, so the stretch shows in the step (with
+// nodes over the network the all-reduce chain is exposed and hides it, OverlapShare.Exposed...).
+TEST(SystemcUpdate, OverlapStretchAgreesWithTheTwin) {
+  const HardwareSpec hw = load_hw("t4_cluster");
+  HardwareSpec free_hw = hw;
+  free_hw.interconnect.overlap = OverlapSpec{};
+  const LoweredStep step = load_step("resnet18_cifar10");
+  const Precision bpe = legacy_precision(hw);
+  for (int64_t p : {2, 4}) {
+    const double twin = AnalyticUpdate(hw, step, bpe).simulate(64 * p, p).breakdown.t_update_s;
+    const double twin0 = AnalyticUpdate(free_hw, step, bpe).simulate(64 * p, p).breakdown.t_update_s;
+    const double sc = SystemcUpdate(hw, step, bpe).simulate(64 * p, p).breakdown.t_update_s;
+    const double sc0 = SystemcUpdate(free_hw, step, bpe).simulate(64 * p, p).breakdown.t_update_s;
+    std::printf("  P=%lld  stretch twin %.3e s  systemc %.3e s  (steps %.6e / %.6e s)\n", static_cast<long long>(p),
+                twin - twin0, sc - sc0, twin, sc);
+    EXPECT_GT(twin, twin0);
+    EXPECT_GT(sc, sc0);
+    EXPECT_LE(std::fabs(sc - twin), 0.02 * twin) << "P=" << p;
+  }
+}
+
 // --trace: one track per array, vector unit, the DMA and each DRAM channel, complete events.
 TEST(SystemcUpdate, WritesAChromeTrace) {
   const HardwareSpec hw = load_hw("edge_npu");
