@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tools/import/onnx_file.h"
+#include "tools/import/onnx_infer_isolated.h"
 #include "tools/import/onnx_mapper.h"
 #include "tools/import/workload_writer.h"
 #include "core/config_doc.h"
@@ -204,6 +205,29 @@ TEST(OnnxImport, UnsupportedOperatorNamesNodeOpAndSummaryLine) {
   EXPECT_NE(n.summary[5].find("TopK"), std::string::npos);
   EXPECT_NE(n.summary[5].find("top3"), std::string::npos);
   EXPECT_NE(n.summary[5].find("UNSUPPORTED"), std::string::npos);
+}
+
+// tests/data/bad_inputs/onnx_infer_crash.onnx is transformer_encoder.onnx with one byte changed:
+// the declared shape of graph input layers.1.self_attn.in_proj_weight reads [448, 64] instead of
+// [192, 64] (varint c0 01 -> c0 03). It parses, every node matches its schema, and libonnx 1.12's
+// InferShapes dies on it with SIGSEGV (found by a bit-flip run over the fixtures).
+TEST(OnnxImport, ShapeInferenceCrashIsContainedAndALocatedError) {
+  const std::string crash = std::string(KP_SOURCE_DIR) + "/tests/data/bad_inputs/onnx_infer_crash.onnx";
+  const InferredModel run = infer_shapes_isolated(read_onnx_model(crash));
+  EXPECT_EQ(run.outcome, InferredModel::Outcome::Crashed);
+  EXPECT_FALSE(run.how.empty());  // "signal 11 (Segmentation fault)"; a sanitizer build exits instead
+  try {
+    OnnxGraph(read_onnx_model(crash), crash);
+    FAIL() << "accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(crash + ": error: not a valid ONNX model: ONNX's shape inference died"),
+              std::string::npos)
+        << e.what();
+  }
+  // The sound model infers in the child and comes back with its intermediate shapes.
+  const InferredModel good = infer_shapes_isolated(read_onnx_model(kDir + "transformer_encoder.onnx"));
+  ASSERT_EQ(good.outcome, InferredModel::Outcome::Inferred);
+  EXPECT_GT(good.model.graph().value_info_size(), 100);
 }
 
 }  // namespace
