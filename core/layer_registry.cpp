@@ -4,6 +4,7 @@
 #include "core/limits.h"
 #include "core/network_parse.h"
 #include "core/network_parse_keys.h"
+#include "core/units.h"
 
 namespace kp {
 namespace {
@@ -14,6 +15,10 @@ LayerSpec base(LayerKind kind, ConfigMap& m) {
   LayerSpec l;
   l.kind = kind;
   l.name = m.text_or("name", "");
+  // ':' separates a split's name from its output index ("qkv:1").
+  if (l.name.find(':') != std::string::npos)
+    m.error("name", "expected a name without ':' (it names an output of a split, as in \"parts:0\"), got \"" +
+                        l.name + "\"");
   l.inputs = text_list(m, "inputs");
   l.tensor_parallel = static_cast<TensorSplit>(
       m.choice_or("tensor_parallel", {"auto", "replicated", "column", "row", "sharded"}, 0));
@@ -114,6 +119,16 @@ Registry<LayerSpec> make_registry() {
   simple(r, "add", LayerKind::Add, "elementwise sum of inputs: [a, b, ...] of one shape");
   simple(r, "multiply", LayerKind::Multiply, "elementwise product of inputs: [a, b, ...] of one shape");
   simple(r, "concat", LayerKind::Concat, "features of inputs: [a, b, ...] side by side");
+  r.add("split", "features cut into pieces of the given sizes: sizes [a, b, ...]; piece k is the tensor "
+                 "\"name:k\" (a view: no work)", [](ConfigMap& m) {
+    LayerSpec l = base(LayerKind::Split, m);
+    l.sizes = m.integer_list("sizes", 1, kChannels);
+    if (m.has("sizes") && m.node()["sizes"].IsSequence() && m.node()["sizes"].size() == 1)
+      m.error("sizes", "expected at least two pieces, got one");
+    if (l.sizes.size() > static_cast<size_t>(kHeads))
+      m.error("sizes", "expected at most " + format_limit(kHeads) + " pieces, got " + std::to_string(l.sizes.size()));
+    return l;
+  });
   for (auto [kind, k] : {std::pair<const char*, LayerKind>{"reshape", LayerKind::Reshape},
                          std::pair<const char*, LayerKind>{"transpose", LayerKind::Transpose}}) {
     r.add(kind,

@@ -69,6 +69,12 @@ Shape conv_shape(const LayerSpec& l, const Shape& in, int64_t& params) {
 
 }  // namespace
 
+Shape split_piece(const LayerSpec& l, const Shape& in, size_t k) {
+  Shape piece = in;
+  piece.c = l.sizes.at(k);
+  return piece;
+}
+
 int64_t window_out(int64_t in, int64_t kernel, int64_t stride, Padding padding, int64_t pad, int64_t dilation) {
   if (padding == Padding::Same) return (in + stride - 1) / stride;
   const int64_t span = dilation * (kernel - 1) + 1;
@@ -141,6 +147,19 @@ Shape layer_shape(const LayerSpec& l, const std::vector<Shape>& ins, const std::
         fail("reshapes " + shape_text(in) + " (" + std::to_string(in.elements()) + " elements) to " + shape_text(out) +
              " (" + std::to_string(out.elements()) + ")");
       return out;
+    }
+    case LayerKind::Split: {
+      // Cut along the axis concat joins: the features of a sequence, the channels of an image.
+      int64_t total = 0;
+      std::string list;
+      for (int64_t size : l.sizes) {
+        total += size;  // each <= kChannels and at most kHeads of them: no overflow
+        list += (list.empty() ? "" : " + ") + std::to_string(size);
+      }
+      if (total != in.c)
+        fail("sizes " + list + " = " + std::to_string(total) + " but input \"" + names.front() + "\" has " +
+             std::to_string(in.c) + (in.sequence ? " features (" : " channels (") + shape_text(in) + ")");
+      return in;
     }
     case LayerKind::Embedding: {
       if (in.vocab <= 0) fail("an embedding reads token ids, the input is " + shape_text(in));

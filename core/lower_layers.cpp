@@ -121,6 +121,11 @@ int64_t lower_basic_layer(const ResolvedLayer& l, LayerOps& o) {
     }
     case LayerKind::Flatten:
     case LayerKind::Reshape: break;  // a view moves no data
+    // A view as well: each piece is a slice of the input's features, which a GEMM reads through
+    // its leading dimension (a strided view on a sequence, contiguous per sample on an NCHW
+    // image), and the readers' data gradients are written into the matching slices of one
+    // buffer. No copy either way, and it keeps nothing beyond the input its producer keeps.
+    case LayerKind::Split: return 0;
     case LayerKind::Embedding:
     case LayerKind::Attention:
     case LayerKind::Lstm:

@@ -70,22 +70,31 @@ LoweredStep lower_training_step(const ResolvedNetwork& net, OptimizerKind optimi
   step.tokens_per_sample = net.fields > 0 ? net.fields : net.input.sequence ? net.input.h : 0;
   step.optimizer_state_tensors = optimizer_state_tensors(optimizer);
   // A tensor read by several layers receives their gradients: one add per extra reader, charged
-  // where its producer's backward starts.
-  std::vector<int64_t> readers(net.layers.size(), 0);
+  // where its producer's backward starts. A split's pieces count apart: their gradients land in
+  // disjoint slices of one buffer, so readers of different pieces add nothing.
+  std::vector<std::vector<int64_t>> readers(net.layers.size());
+  for (size_t i = 0; i < net.layers.size(); ++i)
+    readers[i].assign(net.layers[i].spec.kind == LayerKind::Split ? net.layers[i].spec.sizes.size() : 1, 0);
   for (const ResolvedLayer& l : net.layers)
-    for (int64_t p : l.inputs)
-      if (p >= 0) ++readers[static_cast<size_t>(p)];
+    for (size_t k = 0; k < l.inputs.size(); ++k)
+      if (l.inputs[k] >= 0) ++readers[static_cast<size_t>(l.inputs[k])][k < l.ports.size() ? l.ports[k] : 0];
   std::vector<std::vector<Op>> backward;  // per lowered layer, replayed in reverse
   std::vector<Op> fwd;
   std::vector<int32_t> lowered_id(net.layers.size(), -1);  // net layer -> lowered layer
-  auto add = [&](const ResolvedLayer& l, bool data_grad, int64_t extra_readers) {
+  const std::vector<int64_t> no_readers;
+  auto add = [&](const ResolvedLayer& l, bool data_grad, const std::vector<int64_t>& port_readers) {
     const int32_t id = static_cast<int32_t>(step.layer_names.size());
     step.layer_names.push_back(l.spec.name);
     std::vector<Op> bwd;
     // The readers' gradients are summed before this layer's own backward starts.
-    if (extra_readers > 0)
-      bwd.push_back(elementwise_op(id, Phase::BackwardData, l.out.elements(), static_cast<double>(extra_readers),
-                                   static_cast<double>(extra_readers) + 2.0));
+    for (size_t k = 0; k < port_readers.size(); ++k) {
+      const int64_t extra = port_readers[k] - 1;
+      if (extra <= 0) continue;
+      const int64_t elements = l.spec.kind == LayerKind::Split ? split_piece(l.spec, l.in, k).elements()
+                                                               : l.out.elements();
+      bwd.push_back(elementwise_op(id, Phase::BackwardData, elements, static_cast<double>(extra),
+                                   static_cast<double>(extra) + 2.0));
+    }
     const size_t fwd_begin = fwd.size(), bwd_begin = bwd.size();
     LayerOps o{fwd, bwd, id, data_grad};
     LayerInfo info;
@@ -106,13 +115,18 @@ LoweredStep lower_training_step(const ResolvedNetwork& net, OptimizerKind optimi
     backward.push_back(std::move(bwd));
     return id;
   };
+  // Layers whose output is the network input seen through a view (a split of it): a reader of
+  // them, like a reader of the input, needs no data gradient.
+  std::vector<char> input_view(net.layers.size(), 0);
+  auto is_input = [&](int64_t p) { return p == -1 || (p >= 0 && input_view[static_cast<size_t>(p)]); };
   for (size_t i = 0; i < net.layers.size(); ++i) {
     const ResolvedLayer& l = net.layers[i];
-    for (const ResolvedLayer& s : l.shortcut) add(s, true, 0);
+    for (const ResolvedLayer& s : l.shortcut) add(s, true, no_readers);
     // Graph layers list their producers; a chain layer's producer is the one before it.
     bool reads_input = l.inputs.empty() ? i == 0 : true;
-    for (int64_t p : l.inputs) reads_input = reads_input && p == -1;
-    const int32_t id = add(l, !reads_input, readers[i] > 1 ? readers[i] - 1 : 0);
+    for (int64_t p : l.inputs) reads_input = reads_input && is_input(p);
+    input_view[i] = reads_input && l.spec.kind == LayerKind::Split;
+    const int32_t id = add(l, !reads_input, readers[i]);
     lowered_id[i] = id;
     auto read = [&](int64_t producer) {
       if (producer < 0) return;

@@ -24,8 +24,11 @@ void append_copy(const std::vector<LayerSpec>& body, int64_t copy, std::vector<L
   const std::string suffix = "_" + std::to_string(copy + 1);
   for (LayerSpec l : body) {
     if (!l.name.empty()) l.name += suffix;
-    for (std::string& in : l.inputs)
-      if (local.count(in)) in += suffix;
+    for (std::string& in : l.inputs) {
+      const size_t colon = in.rfind(':');  // a split's output "name:k" becomes "name_2:k"
+      const std::string base = colon == std::string::npos ? in : in.substr(0, colon);
+      if (local.count(base)) in.insert(base.size(), suffix);
+    }
     if (!l.tied.empty() && local.count(l.tied)) l.tied += suffix;
     out.push_back(std::move(l));
   }

@@ -26,6 +26,7 @@ const char* layer_kind_name(LayerKind k) {
     case LayerKind::Concat: return "concat";
     case LayerKind::Reshape: return "reshape";
     case LayerKind::Transpose: return "transpose";
+    case LayerKind::Split: return "split";
     case LayerKind::LeakyRelu: return "leaky_relu";
     case LayerKind::Gelu: return "gelu";
     case LayerKind::Silu: return "silu";
@@ -79,6 +80,7 @@ struct Tensor {
   Shape shape;
   const LayerSpec* spec = nullptr;  // null for the network input
   bool read = false;
+  int32_t port = 0;  // which output of a split
 };
 
 class Resolver {
@@ -99,6 +101,9 @@ class Resolver {
       if (l.kind == LayerKind::Residual) residual(l);
       else m_last = layer(l, m_last, m_net.layers);
     }
+    auto split = m_splits.find(m_last);
+    if (split != m_splits.end())
+      layer_error(*split->second, "a network cannot end with a split (its pieces must be read by later layers)");
     // Losses end branches (a detector has one per scale); any other unread output is a mistake.
     for (const auto& [name, t] : m_tensors)
       if (!t.read && name != m_last && t.spec && !is_loss(t.spec->kind))
@@ -115,19 +120,11 @@ class Resolver {
     std::vector<Shape> shapes;
     std::vector<std::string> names = l.inputs.empty() ? std::vector<std::string>{prev} : l.inputs;
     for (const std::string& n : names) {
-      auto it = m_tensors.find(n);
-      if (it == m_tensors.end()) {
-        auto later = m_all.find(n);
-        if (later != m_all.end())
-          layer_error(l, "input \"" + n + "\" is defined only later, by " + where_text(*later->second) +
-                             " (a cycle, or layers out of order)");
-        layer_error(l, "input \"" + n +
-                           "\" is not a tensor of this network (a dangling input; known: \"input\" and the names of "
-                           "earlier layers)");
-      }
-      it->second.read = true;
-      shapes.push_back(it->second.shape);
-      r.inputs.push_back(it->second.producer);
+      Tensor& t = lookup(l, n);
+      t.read = true;
+      shapes.push_back(t.shape);
+      r.inputs.push_back(t.producer);
+      r.ports.push_back(t.port);
     }
     try {
       r.out = layer_shape(l, shapes, names, r.params);
@@ -138,9 +135,44 @@ class Resolver {
     r.in = shapes.front();
     r.extra_in.assign(shapes.begin() + 1, shapes.end());
     account(l, r);
-    define(l, Tensor{static_cast<int64_t>(out.size()), r.out, &l, false});
+    const int64_t index = static_cast<int64_t>(out.size());
+    if (l.kind == LayerKind::Split) {
+      // Its pieces are the tensors; the bare name stays undefined so that a reader must pick one.
+      for (size_t k = 0; k < l.sizes.size(); ++k)
+        define(l, l.name + ":" + std::to_string(k),
+               Tensor{index, split_piece(l, r.in, k), &l, false, static_cast<int32_t>(k)});
+      m_splits[l.name] = &l;
+    } else {
+      define(l, l.name, Tensor{index, r.out, &l, false});
+    }
     out.push_back(std::move(r));
     return l.name;
+  }
+
+  // The tensor `n` that layer l reads: a layer's name, a split's "name:k", or a network input.
+  Tensor& lookup(const LayerSpec& l, const std::string& n) {
+    auto it = m_tensors.find(n);
+    if (it != m_tensors.end()) return it->second;
+    const size_t colon = n.rfind(':');
+    const std::string base = colon == std::string::npos ? n : n.substr(0, colon);
+    auto split = m_splits.find(base);
+    if (split != m_splits.end()) {
+      const LayerSpec& s = *split->second;
+      const std::string range = "\"" + base + ":0\" .. \"" + base + ":" + std::to_string(s.sizes.size() - 1) + "\"";
+      if (colon == std::string::npos)
+        layer_error(l, "input \"" + n + "\" is " + where_text(s) + ", which has " + std::to_string(s.sizes.size()) +
+                           " outputs: read one of " + range + (l.inputs.empty() ? " with inputs: [...]" : ""));
+      layer_error(l, "input \"" + n + "\" is out of range: " + where_text(s) + " has the outputs " + range);
+    }
+    if (colon != std::string::npos && m_tensors.count(base))
+      layer_error(l, "input \"" + n + "\": \"" + base + "\" has one output (\":k\" names an output of a split)");
+    auto later = m_all.find(base);
+    if (later != m_all.end())
+      layer_error(l, "input \"" + n + "\" is defined only later, by " + where_text(*later->second) +
+                         " (a cycle, or layers out of order)");
+    layer_error(l, "input \"" + n +
+                       "\" is not a tensor of this network (a dangling input; known: \"input\" and the names of "
+                       "earlier layers)");
   }
 
   // The plausibility limits of one resolved layer and of the running parameter total.
@@ -165,22 +197,23 @@ class Resolver {
 
   // Names written in a file are the graph's tensor names and must be unique; a network built in
   // code (no positions, a plain chain) may reuse one, the later layer's output shadowing it.
-  void define(const LayerSpec& l, const Tensor& t) {
-    auto [it, fresh] = m_tensors.emplace(l.name, t);
+  void define(const LayerSpec& l, const std::string& name, const Tensor& t) {
+    auto [it, fresh] = m_tensors.emplace(name, t);
     if (!fresh && l.at.origin.empty()) {
       it->second = t;
       return;
     }
     if (!fresh)
-      layer_error(l, "the name \"" + l.name + "\" is already the output of " +
+      layer_error(l, "the name \"" + name + "\" is already the output of " +
                          (it->second.spec ? where_text(*it->second.spec) : std::string("the network input")));
   }
 
   // A residual block as before: its body and shortcut chain inside the block.
   void residual(const LayerSpec& l) {
     if (!l.inputs.empty()) layer_error(l, "a residual block reads the previous layer; use add with inputs instead");
-    const Tensor block_in = m_tensors.at(m_last);
-    m_tensors.at(m_last).read = true;
+    Tensor& read = lookup(l, m_last);
+    read.read = true;
+    const Tensor block_in = read;
     const int64_t start = static_cast<int64_t>(m_net.layers.size());
     Shape shape = block_in.shape;
     chain(l.body, shape, m_net.layers);
@@ -196,7 +229,7 @@ class Resolver {
     join.in = shape;
     join.out = shape;
     // Its reads stay implicit (inputs empty): the join's backward is the block's gradient sum.
-    define(l, Tensor{static_cast<int64_t>(m_net.layers.size()), shape, &l, false});
+    define(l, l.name, Tensor{static_cast<int64_t>(m_net.layers.size()), shape, &l, false});
     m_net.layers.push_back(std::move(join));
     m_last = l.name;
   }
@@ -206,6 +239,8 @@ class Resolver {
     for (const LayerSpec& l : specs) {
       if (l.kind == LayerKind::Residual) layer_error(l, "residual blocks do not nest");
       if (!l.inputs.empty()) layer_error(l, "layers inside a residual block read the previous one (no inputs:)");
+      if (l.kind == LayerKind::Split)
+        layer_error(l, "a split inside a residual block: its pieces are read by name, which a block's chain cannot");
       ResolvedLayer r;
       r.spec = l;
       r.in = shape;
@@ -223,6 +258,7 @@ class Resolver {
   ResolvedNetwork& m_net;
   std::map<std::string, const LayerSpec*> m_all;
   std::map<std::string, Tensor> m_tensors;
+  std::map<std::string, const LayerSpec*> m_splits;  // resolved splits, by their bare name
   std::string m_last;
 };
 

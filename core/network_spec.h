@@ -6,6 +6,9 @@
 //
 // Networks are graphs of named tensors: a layer's output is the tensor of its name, and a layer
 // reads the previous layer's output unless `inputs:` names others (`input` is the network input).
+// A split has several outputs, the tensors "name:0", "name:1", ... (TensorFlow's and ONNX's habit
+// of naming a node's outputs by index); its bare name is no tensor, so a layer must say which
+// piece it reads.
 // Layers come in an order where every input is defined before it is read, so the list is a
 // topological order; a reference to a later or unknown tensor, a tensor nobody reads and a shape
 // mismatch are errors at the layer, naming the other end.
@@ -22,6 +25,7 @@ enum class LayerKind {
   Residual,  // body(x) + shortcut(x); an empty shortcut is the identity
   // Graph joins and views.
   Add, Multiply, Concat, Reshape, Transpose,
+  Split,  // features cut into pieces, read as "name:0", "name:1", ... (the inverse of concat)
   // Elementwise activations and regularisers.
   LeakyRelu, Gelu, Silu, Swiglu, Tanh, Sigmoid, Softmax, Dropout,
   // Normalisation over the features of each position.
@@ -74,6 +78,7 @@ struct LayerSpec {
   int64_t factor = 2;           // upsample (nearest)
   int64_t label_length = 0;     // ctc: target labels per sample
   int64_t to_c = 0, to_h = 0, to_w = 0;  // reshape/transpose target
+  std::vector<int64_t> sizes;   // split: features (channels) of each output, in order
   bool to_sequence = false;
   TensorSplit tensor_parallel = TensorSplit::Auto;
   std::vector<LayerSpec> body;      // residual
@@ -98,12 +103,14 @@ std::string shape_text(const Shape& s);  // "64x56x56" or "sequence 512 x 768"
 // a block starts (its input is saved), and a ResidualAdd-like join is the layer with
 // kind == Residual, which adds the saved input (through `shortcut_layers`, resolved) to its input.
 // `inputs` holds the producers of a graph layer's inputs (indices into ResolvedNetwork::layers,
-// -1 for the network input); empty means the previous layer, as in a chain.
+// -1 for the network input); empty means the previous layer, as in a chain. A split's `out` is its
+// whole input (the union of its pieces); piece k has spec.sizes[k] features of the same positions.
 struct ResolvedLayer {
   LayerSpec spec;               // body/shortcut cleared; see below for residuals
   Shape in, out;                // `in`: the first input
   std::vector<Shape> extra_in;  // further inputs of joins (add, multiply, concat)
   std::vector<int64_t> inputs;
+  std::vector<int32_t> ports;   // parallel to inputs: which output of a split producer (else 0)
   int64_t params = 0;           // trainable parameters (weights + biases)
   int64_t block_start = -1;     // for Residual: index of the first layer of the body
   std::vector<ResolvedLayer> shortcut;  // for Residual: the projection path, resolved

@@ -27,6 +27,37 @@ std::string workload_name(const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+// Names in a corrupted model may hold control bytes; an error prints them as \xNN so that the
+// message stays one readable line.
+Diagnostic printable(Diagnostic d) {
+  std::string out;
+  for (unsigned char c : d.message) {
+    if (c >= 0x20 && c != 0x7f) {
+      out += static_cast<char>(c);
+      continue;
+    }
+    static const char* const kHex = "0123456789abcdef";
+    out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+  }
+  d.message = std::move(out);
+  return d;
+}
+
+template <class F>
+auto readable_errors(F f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const ConfigError& e) {
+    std::vector<Diagnostic> ds;
+    for (const Diagnostic& d : e.diagnostics()) ds.push_back(printable(d));
+    throw ConfigError(std::move(ds));
+  }
+}
+
+}  // namespace
+
 int run_import(const Args& args) {
   po::options_description desc("import options");
   std::string format, model, out, name;
@@ -41,12 +72,13 @@ int run_import(const Args& args) {
                      vm, &pos))
     return 0;
   if (format != "onnx") throw ConfigError("import", "expected the format onnx, got \"" + format + "\"");
-  const OnnxGraph graph(read_onnx_model(model), model);
-  const ImportedNetwork net = import_onnx(graph, name.empty() ? workload_name(model) : name);
+  const OnnxGraph graph = readable_errors([&] { return OnnxGraph(read_onnx_model(model), model); });
+  const ImportedNetwork net =
+      readable_errors([&] { return import_onnx(graph, name.empty() ? workload_name(model) : name); });
   std::FILE* summary = out.empty() ? stderr : stdout;
   for (const std::string& line : net.summary) std::fprintf(summary, "%s\n", line.c_str());
   std::fflush(summary);
-  if (net.error) throw ConfigError({*net.error});
+  if (net.error) throw ConfigError({printable(*net.error)});
   const std::string yaml = write_workload_yaml(net);
   if (out.empty()) {
     std::fputs(yaml.c_str(), stdout);

@@ -293,7 +293,7 @@ TEST(ConfigErrors, WorkloadUnknownLayerKindListsKnown) {
   const std::string error = workload_error(text, "w.yaml", path);
   EXPECT_EQ(error, path + ":5:12: error: network[0].kind: unknown layer kind \"flaten\" (known: dense, conv2d, "
                           "conv1d, maxpool, avgpool, global_avgpool, relu, leaky_relu, gelu, silu, swiglu, tanh, "
-                          "sigmoid, softmax, dropout, batchnorm, layernorm, rmsnorm, flatten, add, multiply, concat, "
+                          "sigmoid, softmax, dropout, batchnorm, layernorm, rmsnorm, flatten, add, multiply, concat, split, "
                           "reshape, transpose, embedding, attention, lstm, gru, upsample, softmax_cross_entropy, "
                           "sigmoid_cross_entropy, ctc, residual)");
 }

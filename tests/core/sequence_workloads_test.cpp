@@ -38,7 +38,7 @@ INSTANTIATE_TEST_SUITE_P(Shipped, PublishedCount,
                                          Count{"bert_base_squad", 108893186}, Count{"bert_large_squad", 334094338},
                                          Count{"bert_base_pretrain", 109514298}, Count{"ncf_movielens", 392601},
                                          Count{"lstm_lm1b", 65060864}, Count{"deepspeech2", 86618400},
-                                         Count{"yolov3", 61949149}));
+                                         Count{"yolov3", 61949149}, Count{"transformer_lm1b", 35680256}));
 
 struct Decoder {
   const char* workload;
@@ -62,7 +62,8 @@ TEST_P(DecoderFlops, ForwardBackwardGemmFlopsPerTokenAre6NPlus12lsd) {
 
 INSTANTIATE_TEST_SUITE_P(Shipped, DecoderFlops,
                          testing::Values(Decoder{"gpt2_small", 12, 1024, 768}, Decoder{"gpt2_medium", 24, 1024, 1024},
-                                         Decoder{"gpt3_1p3b", 24, 2048, 2048}, Decoder{"gpt3_175b", 96, 2048, 12288}));
+                                         Decoder{"gpt3_1p3b", 24, 2048, 2048}, Decoder{"gpt3_175b", 96, 2048, 12288},
+                                         Decoder{"transformer_lm1b", 6, 256, 512}));
 
 TEST(SequenceWorkloads, AdamKeepsTwoStateTensorsAndCostsItsUpdate) {
   const ResolvedNetwork net = shipped("gpt2_small");

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "tools/import/onnx_file.h"
+#include "tools/import/onnx_infer_isolated.h"
 #include "tools/import/onnx_mapper.h"
 #include "tools/import/workload_writer.h"
 #include "core/config_doc.h"
@@ -204,6 +205,85 @@ TEST(OnnxImport, UnsupportedOperatorNamesNodeOpAndSummaryLine) {
   EXPECT_NE(n.summary[5].find("TopK"), std::string::npos);
   EXPECT_NE(n.summary[5].find("top3"), std::string::npos);
   EXPECT_NE(n.summary[5].find("UNSUPPORTED"), std::string::npos);
+}
+
+// tests/data/bad_inputs/onnx_infer_crash.onnx is transformer_encoder.onnx with one byte changed:
+// the declared shape of graph input layers.1.self_attn.in_proj_weight reads [448, 64] instead of
+// [192, 64] (varint c0 01 -> c0 03). It parses, every node matches its schema, and libonnx 1.12's
+// InferShapes dies on it with SIGSEGV (found by a bit-flip run over the fixtures).
+TEST(OnnxImport, ShapeInferenceCrashIsContainedAndALocatedError) {
+  const std::string crash = std::string(KP_SOURCE_DIR) + "/tests/data/bad_inputs/onnx_infer_crash.onnx";
+  const InferredModel run = infer_shapes_isolated(read_onnx_model(crash));
+  EXPECT_EQ(run.outcome, InferredModel::Outcome::Crashed);
+  EXPECT_FALSE(run.how.empty());  // "signal 11 (Segmentation fault)"; a sanitizer build exits instead
+  try {
+    OnnxGraph(read_onnx_model(crash), crash);
+    FAIL() << "accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find(crash + ": error: not a valid ONNX model: ONNX's shape inference died"),
+              std::string::npos)
+        << e.what();
+  }
+  // The sound model infers in the child and comes back with its intermediate shapes.
+  const InferredModel good = infer_shapes_isolated(read_onnx_model(kDir + "transformer_encoder.onnx"));
+  ASSERT_EQ(good.outcome, InferredModel::Outcome::Inferred);
+  EXPECT_GT(good.model.graph().value_info_size(), 100);
+}
+
+// A model built here (no exporter at hand makes a bare Split): x [1, 8, 16] split along the
+// features into [4, 12] (opset 13, sizes as an input), relu on the first piece, the pieces
+// concatenated the other way round. It imports as kneepoint's split, read as "name:0" and "name:1".
+onnx::ModelProto split_model() {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto& g = *m.mutable_graph();
+  g.set_name("split");
+  auto value = [](onnx::ValueInfoProto* v, const std::string& name, std::vector<int64_t> dims) {
+    v->set_name(name);
+    auto* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : dims) t->mutable_shape()->add_dim()->set_dim_value(d);
+  };
+  value(g.add_input(), "x", {1, 8, 16});
+  value(g.add_output(), "y", {1, 8, 16});
+  onnx::TensorProto& sizes = *g.add_initializer();
+  sizes.set_name("sizes");
+  sizes.set_data_type(onnx::TensorProto::INT64);
+  sizes.add_dims(2);
+  sizes.add_int64_data(4);
+  sizes.add_int64_data(12);
+  auto node = [&](const std::string& op, const std::string& name, std::vector<std::string> in,
+                  std::vector<std::string> out) {
+    onnx::NodeProto& n = *g.add_node();
+    n.set_op_type(op);
+    n.set_name(name);
+    for (const std::string& t : in) n.add_input(t);
+    for (const std::string& t : out) n.add_output(t);
+    return &n;
+  };
+  onnx::AttributeProto* axis = node("Split", "parts", {"x", "sizes"}, {"a", "b"})->add_attribute();
+  axis->set_name("axis"), axis->set_type(onnx::AttributeProto::INT), axis->set_i(2);
+  node("Relu", "act", {"a"}, {"ra"});
+  axis = node("Concat", "join", {"b", "ra"}, {"y"})->add_attribute();
+  axis->set_name("axis"), axis->set_type(onnx::AttributeProto::INT), axis->set_i(2);
+  return m;
+}
+
+TEST(OnnxImport, SplitBecomesASplitLayerWhosePiecesAreRead) {
+  const ImportedNetwork n = import_onnx(OnnxGraph(split_model(), "split.onnx"), "split");
+  ASSERT_FALSE(n.error) << n.error->format();
+  const auto splits = of_kind(n, "split");
+  ASSERT_EQ(splits.size(), 1u);
+  EXPECT_EQ(key(*splits[0], "sizes"), "[4, 12]");
+  const std::string parts = splits[0]->name;
+  EXPECT_EQ(of_kind(n, "relu").at(0)->inputs, (std::vector<std::string>{parts + ":0"}));
+  EXPECT_EQ(of_kind(n, "concat").at(0)->inputs, (std::vector<std::string>{parts + ":1", of_kind(n, "relu")[0]->name}));
+  const WorkloadSpec w = parse_workload(ConfigDoc::parse(write_workload_yaml(n), "split.yaml"));
+  const ResolvedNetwork net = resolve_network(w.network);
+  EXPECT_EQ(net.layers[1].in, (Shape{4, 8, 1, true, 0}));   // relu on the 4-feature piece
+  EXPECT_EQ(net.layers[2].out, (Shape{16, 8, 1, true, 0}));  // 12 + 4 joined again
+  EXPECT_EQ(net.params, 0);
 }
 
 }  // namespace

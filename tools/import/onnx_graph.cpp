@@ -1,7 +1,6 @@
 #include "tools/import/onnx_graph.h"
 
 #include <onnx/defs/schema.h>
-#include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
 #include <cstring>
@@ -9,6 +8,7 @@
 #include <set>
 
 #include "core/config_error.h"
+#include "tools/import/onnx_infer_isolated.h"
 
 namespace kp {
 
@@ -140,14 +140,12 @@ void OnnxGraph::verify_nodes() const {
 void OnnxGraph::collect_shapes() {
   // ONNX's shape inference trusts the nodes to match their schemas (a malformed node crashes it).
   verify_nodes();
-  onnx::ModelProto inferred = m_model;
-  try {
-    // Data propagation resolves Reshape targets computed from Shape/Gather/Concat chains.
-    onnx::shape_inference::InferShapes(inferred, onnx::OpSchemaRegistry::Instance(),
-                                       onnx::ShapeInferenceOptions(false, 0, true));
-  } catch (const std::exception&) {
-    // A node ONNX cannot infer leaves its outputs unknown; complete_shapes() fills what it can.
-  }
+  const InferredModel run = infer_shapes_isolated(m_model);
+  if (run.outcome == InferredModel::Outcome::Crashed)
+    throw ConfigError(m_path, "not a valid ONNX model: ONNX's shape inference died on it (" + run.how +
+                                  "); the file is corrupt in a way the protobuf and schema checks do not catch");
+  // Inference that throws leaves outputs unknown; complete_shapes() fills what it can.
+  const onnx::ModelProto& inferred = run.outcome == InferredModel::Outcome::Inferred ? run.model : m_model;
   const onnx::GraphProto& g = inferred.graph();
   for (const auto& v : g.input()) m_shape[v.name()] = dims_of(v.type());
   for (const auto& v : g.value_info()) m_shape[v.name()] = dims_of(v.type());

@@ -246,6 +246,7 @@ std::string map_node(MapperState& s, int i) {
   }
   if (op == "Add" || op == "Mul" || op == "Sub" || op == "Div") return elementwise(s, i);
   if (op == "Concat") return concat(s, i);
+  if (op == "Split") return map_split(s, i);
   if (op == "Gather") return embedding(s, i);
   if (op == "LSTM" || op == "GRU") return recurrent(s, i);
   if (kRelayout.count(op)) return relayout(s, i);

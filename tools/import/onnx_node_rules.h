@@ -56,6 +56,8 @@ std::string map_conv(MapperState& s, int node);
 std::string map_pool(MapperState& s, int node);
 std::string map_pad(MapperState& s, int node);
 std::string map_resize(MapperState& s, int node);
+// Split along channels or features (onnx_split_rule.cpp); its outputs become "name:k".
+std::string map_split(MapperState& s, int node);
 
 // "k" when all values are equal, else "[a, b]".
 std::string yaml_ints(const std::vector<int64_t>& v);
