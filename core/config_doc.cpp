@@ -69,6 +69,7 @@ void ConfigDoc::merge_into(YAML::Node base, const YAML::Node& over, const std::s
 
 void ConfigDoc::track_entry(const YAML::Node& map, const std::string& key, const std::string& origin,
                             const YAML::Mark& key_mark) {
+  m_one_per_node = false;  // the tree changed under the entries' order
   for (auto it = map.begin(); it != map.end(); ++it) {
     if (it->first.Scalar() != key) continue;
     m_origins.push_back({it->first, origin, key_mark});
@@ -155,6 +156,46 @@ ConfigDoc ConfigDoc::parse(const std::string& text, const std::string& origin) {
   if (!doc.m_root.IsMap()) throw ConfigError(origin, "expected a map of keys at the top");
   doc.track(doc.m_root, origin);
   return doc;
+}
+
+ConfigDoc ConfigDoc::deep_copy() const {
+  ConfigDoc doc;
+  doc.m_path = m_path;
+  doc.m_origins.reserve(m_one_per_node ? m_origins.size() : 2 * m_origins.size());
+  doc.m_root = copy_node(m_root, doc);
+  doc.m_one_per_node = true;
+  return doc;
+}
+
+// Pre-order: the copy's origins line up with this document's when it is itself a deep copy.
+YAML::Node ConfigDoc::copy_node(const YAML::Node& node, ConfigDoc& to) const {
+  YAML::Node out;
+  switch (node.Type()) {
+    case YAML::NodeType::Scalar: out = YAML::Node(node.Scalar()); break;
+    case YAML::NodeType::Sequence: out = YAML::Node(YAML::NodeType::Sequence); break;
+    case YAML::NodeType::Map: out = YAML::Node(YAML::NodeType::Map); break;
+    default: out = YAML::Node(YAML::NodeType::Null); break;
+  }
+  out.SetTag(node.Tag());
+  const size_t index = to.m_origins.size();
+  if (m_one_per_node) {
+    to.m_origins.push_back({out, m_origins[index].origin, m_origins[index].mark});
+  } else {
+    // As at() finds it: the latest entry wins; a node nobody tracked gets the document's path.
+    auto it = m_origins.rbegin();
+    while (it != m_origins.rend() && !it->node.is(node)) ++it;
+    if (it == m_origins.rend()) to.m_origins.push_back({out, m_path, YAML::Mark::null_mark()});
+    else to.m_origins.push_back({out, it->origin, it->mark});
+  }
+  if (node.IsSequence()) {
+    for (const YAML::Node& child : node) out.push_back(copy_node(child, to));
+  } else if (node.IsMap()) {
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const YAML::Node key = copy_node(it->first, to);
+      out.force_insert(key, copy_node(it->second, to));
+    }
+  }
+  return out;
 }
 
 void ConfigDoc::apply_override(const std::string& assignment) {

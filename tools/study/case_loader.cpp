@@ -22,6 +22,13 @@ HardwareSpec load_hardware(const std::string& hw_file, const std::vector<std::st
   return parse_hardware(doc);
 }
 
+HardwareSpec load_hardware(const ConfigDoc& base, const std::vector<std::string>& overrides) {
+  ConfigDoc doc = base.deep_copy();
+  for (const std::string& o : overrides)
+    if (o.rfind("workload.", 0) != 0) doc.apply_override(o);
+  return parse_hardware(doc);
+}
+
 WorkloadCase load_workload_case(const std::string& workload_file, const std::vector<std::string>& overrides) {
   WorkloadCase c;
   ConfigDoc wdoc = ConfigDoc::load(workload_file);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config_doc.h"
 #include "core/hw_spec.h"
 #include "core/lowering.h"
 #include "core/workload_spec.h"
@@ -38,6 +39,9 @@ Case load_case(const std::string& hw_file, const std::string& workload_file,
 // Applies only the `workload.`-prefixed overrides (without the prefix) to the workload file.
 WorkloadCase load_workload_case(const std::string& workload_file, const std::vector<std::string>& overrides = {});
 HardwareSpec load_hardware(const std::string& hw_file, const std::vector<std::string>& overrides = {});
+// The same from a hardware file loaded once (ConfigDoc::load, then deep_copy): the overrides go to
+// a deep copy of `base`, which is left as it was; the errors are the same as from the file.
+HardwareSpec load_hardware(const ConfigDoc& base, const std::vector<std::string>& overrides);
 
 // "analytic" or "systemc"; anything else is a ConfigError. With `layout` (--layout, a study's
 // layout:), a LayoutModel (sim/layout_search.h) of that fidelity.

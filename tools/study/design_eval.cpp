@@ -18,6 +18,8 @@ std::vector<std::string> assignments(const std::vector<Override>& overrides) {
 
 DesignEvaluator::DesignEvaluator(const StudySpec& spec, int systemc_workers)
     : m_spec(spec), m_count(design_count(spec)), m_sc_workers(std::max(1, systemc_workers)) {
+  // Loaded once; each design applies its overrides to a deep copy (ConfigDoc::deep_copy).
+  for (const std::string& file : spec.hardware) m_hardware.push_back(ConfigDoc::load(file).deep_copy());
   for (const std::string& file : spec.workloads) {
     m_cases.push_back(load_workload_case(file));
     const WorkloadCase& c = m_cases.back();
@@ -53,7 +55,7 @@ std::string DesignEvaluator::label(const DesignPointSpec& d, const std::string& 
 Case DesignEvaluator::build(const DesignPointSpec& d) const {
   const std::vector<std::string> sets = assignments(d.overrides);
   Case c;
-  c.hw = load_hardware(m_spec.hardware[d.hardware], sets);
+  c.hw = load_hardware(m_hardware[d.hardware], sets);
   bool workload_swept = false;
   for (const Override& o : d.overrides) workload_swept = workload_swept || o.key.rfind("workload.", 0) == 0;
   const WorkloadCase w = workload_swept ? load_workload_case(m_spec.workloads[d.workload], sets)

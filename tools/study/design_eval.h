@@ -1,6 +1,6 @@
 #pragma once
-// Evaluates design points. Contract: the constructor loads every workload of the study once
-// (ConfigError on bad input); evaluate(i) builds design point i's hardware (base file + its sweep
+// Evaluates design points. Contract: the constructor loads every workload and hardware file of the
+// study once (ConfigError on bad input); evaluate(i) builds design point i's hardware (base file + its sweep
 // overrides, validated like --set), predicts the (M, P) grid with the study's fidelity (P capped
 // by the system and by max_chips) and chooses its point (study_select.h). evaluate() is const and
 // may run on several threads at once; with fidelity systemc it forks a pool of SystemC workers
@@ -37,6 +37,7 @@ class DesignEvaluator {
   const StudySpec& m_spec;
   size_t m_count = 0;
   int m_sc_workers = 1;
+  std::vector<ConfigDoc> m_hardware;  // each base hardware file, loaded once (deep copies)
   std::vector<WorkloadCase> m_cases;
   std::vector<WorkloadResult> m_results;
 };
