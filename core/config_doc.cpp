@@ -161,41 +161,36 @@ ConfigDoc ConfigDoc::parse(const std::string& text, const std::string& origin) {
 ConfigDoc ConfigDoc::deep_copy() const {
   ConfigDoc doc;
   doc.m_path = m_path;
+  // YAML::Clone builds the tree in one memory, the same shape in the same order, without marks:
+  // the origins (which hold the marks at() reports) are attached by walking both trees.
+  doc.m_root = YAML::Clone(m_root);
   doc.m_origins.reserve(m_one_per_node ? m_origins.size() : 2 * m_origins.size());
-  doc.m_root = copy_node(m_root, doc);
+  track_copy(m_root, doc.m_root, doc);
   doc.m_one_per_node = true;
   return doc;
 }
 
 // Pre-order: the copy's origins line up with this document's when it is itself a deep copy.
-YAML::Node ConfigDoc::copy_node(const YAML::Node& node, ConfigDoc& to) const {
-  YAML::Node out;
-  switch (node.Type()) {
-    case YAML::NodeType::Scalar: out = YAML::Node(node.Scalar()); break;
-    case YAML::NodeType::Sequence: out = YAML::Node(YAML::NodeType::Sequence); break;
-    case YAML::NodeType::Map: out = YAML::Node(YAML::NodeType::Map); break;
-    default: out = YAML::Node(YAML::NodeType::Null); break;
-  }
-  out.SetTag(node.Tag());
+void ConfigDoc::track_copy(const YAML::Node& node, const YAML::Node& copy, ConfigDoc& to) const {
   const size_t index = to.m_origins.size();
   if (m_one_per_node) {
-    to.m_origins.push_back({out, m_origins[index].origin, m_origins[index].mark});
+    to.m_origins.push_back({copy, m_origins[index].origin, m_origins[index].mark});
   } else {
     // As at() finds it: the latest entry wins; a node nobody tracked gets the document's path.
     auto it = m_origins.rbegin();
     while (it != m_origins.rend() && !it->node.is(node)) ++it;
-    if (it == m_origins.rend()) to.m_origins.push_back({out, m_path, YAML::Mark::null_mark()});
-    else to.m_origins.push_back({out, it->origin, it->mark});
+    if (it == m_origins.rend()) to.m_origins.push_back({copy, m_path, YAML::Mark::null_mark()});
+    else to.m_origins.push_back({copy, it->origin, it->mark});
   }
+  // Iterators only: size() caches a count inside the node, a write, and the base is shared by threads.
   if (node.IsSequence()) {
-    for (const YAML::Node& child : node) out.push_back(copy_node(child, to));
+    for (auto a = node.begin(), b = copy.begin(); a != node.end(); ++a, ++b) track_copy(*a, *b, to);
   } else if (node.IsMap()) {
-    for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node key = copy_node(it->first, to);
-      out.force_insert(key, copy_node(it->second, to));
+    for (auto a = node.begin(), b = copy.begin(); a != node.end(); ++a, ++b) {
+      track_copy(a->first, b->first, to);
+      track_copy(a->second, b->second, to);
     }
   }
-  return out;
 }
 
 void ConfigDoc::apply_override(const std::string& assignment) {

@@ -52,7 +52,8 @@ class ConfigDoc {
   void merge_into(YAML::Node base, const YAML::Node& over, const std::string& origin);
   static YAML::Node read_file(const std::string& path, std::vector<std::string>& chain,
                               ConfigDoc& doc);
-  YAML::Node copy_node(const YAML::Node& node, ConfigDoc& to) const;
+  // Gives each node of `copy` (a clone of `node`) the origin `node` has here, in `to`.
+  void track_copy(const YAML::Node& node, const YAML::Node& copy, ConfigDoc& to) const;
 
   YAML::Node m_root;
   std::string m_path;
@@ -62,7 +63,7 @@ class ConfigDoc {
     YAML::Mark mark;
   };
   std::vector<Origin> m_origins;
-  // Set by deep_copy(): m_origins holds one entry per node, in copy_node's order (a node, then
+  // Set by deep_copy(): m_origins holds one entry per node, in track_copy's order (a node, then
   // each key and value of a map, each element of a sequence), so a further copy maps by index.
   bool m_one_per_node = false;
 };
