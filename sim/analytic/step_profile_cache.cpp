@@ -60,4 +60,18 @@ StepProfile StepProfileCache::get(const HardwareSpec& hw, const Precision& preci
   return p;
 }
 
+MemoryNeed StepProfileCache::memory_need(const LoweredStep& step, const TensorBytes& bytes) {
+  if (!tiled_cost_cache_on()) return plain_memory_need(step, bytes);
+  const auto same = [&](const TensorBytes& b) {
+    return b.weights == bytes.weights && b.gradients == bytes.gradients && b.master == bytes.master &&
+           b.optimizer_state == bytes.optimizer_state && b.activations == bytes.activations &&
+           b.separate_master == bytes.separate_master;
+  };
+  std::lock_guard<std::mutex> lock(m_mutex);
+  for (const auto& n : m_needs)
+    if (same(n.first)) return n.second;
+  m_needs.emplace_back(bytes, plain_memory_need(step, bytes));
+  return m_needs.back().second;
+}
+
 }  // namespace kp

@@ -15,9 +15,12 @@
 #include <functional>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "core/hw_spec.h"
 #include "core/precision.h"
+#include "sim/memory_footprint.h"
 #include "sim/step_profile.h"
 
 namespace kp {
@@ -26,6 +29,9 @@ class StepProfileCache {
  public:
   StepProfile get(const HardwareSpec& hw, const Precision& precision, int64_t micro_batch,
                   const std::function<StepProfile()>& make);
+  // plain_memory_need(step, bytes) of this cache's step, computed once per set of widths (it
+  // walks every op: ~12% of a cached study when done twice per design).
+  MemoryNeed memory_need(const LoweredStep& step, const TensorBytes& bytes);
 
   struct Key {
     int64_t rows, cols, count, dataflow, lanes, vcount, channels, launch_batching, micro_batch;
@@ -40,6 +46,7 @@ class StepProfileCache {
  private:
   std::mutex m_mutex;
   std::unordered_map<Key, StepProfile, KeyHash> m_profiles;
+  std::vector<std::pair<TensorBytes, MemoryNeed>> m_needs;
 };
 
 }  // namespace kp

@@ -13,7 +13,7 @@ AnalyticUpdate::AnalyticUpdate(const HardwareSpec& hw, const LoweredStep& step, 
       m_step(step),
       m_chip(hw, precision),
       m_bytes(precision.bytes.gradients),
-      m_need(plain_memory_need(step, precision.bytes)),
+      m_need(shared ? shared->memory_need(step, precision.bytes) : plain_memory_need(step, precision.bytes)),
       m_shared(shared) {}
 
 double update_energy_j(const EnergySpec& e, const ActionCounts& a, int64_t learners) {

@@ -101,5 +101,20 @@ TEST(StepProfileCache, FieldsOutsideTheProfileShareIt) {
   EXPECT_EQ(made, 4);
 }
 
+TEST(StepProfileCache, MemoryNeedIsTheStepsPerSetOfWidths) {
+  const WorkloadSpec w = parse_workload(ConfigDoc::load(std::string(KP_SOURCE_DIR) + "/workloads/resnet50_imagenet.yaml"));
+  const LoweredStep step = lower_training_step(resolve_network(w.network));
+  StepProfileCache cache;
+  set_tiled_cost_cache(true);
+  for (DataType t : {DataType::Bf16, DataType::Fp32, DataType::Bf16}) {
+    const TensorBytes bytes = mixed_precision(t).bytes;
+    const MemoryNeed fresh = plain_memory_need(step, bytes), cached = cache.memory_need(step, bytes);
+    EXPECT_EQ(cached.fixed_bytes, fresh.fixed_bytes);
+    EXPECT_EQ(cached.per_sample_bytes, fresh.per_sample_bytes);
+  }
+  EXPECT_NE(cache.memory_need(step, mixed_precision(DataType::Bf16).bytes).per_sample_bytes,
+            cache.memory_need(step, mixed_precision(DataType::Fp32).bytes).per_sample_bytes);
+}
+
 }  // namespace
 }  // namespace kp

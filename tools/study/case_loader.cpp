@@ -72,7 +72,10 @@ std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string&
 }
 
 std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step, const TensorBytes& bytes) {
-  const MemoryNeed need = plain_memory_need(step, bytes);
+  return memory_problem(hw, plain_memory_need(step, bytes));
+}
+
+std::string memory_problem(const HardwareSpec& hw, const MemoryNeed& need) {
   if (need.fixed_bytes + need.per_sample_bytes <= hw.dram.capacity_bytes) return "";
   return "the network does not fit device memory with plain data parallelism: one sample needs " +
          need.at(1, hw.dram.capacity_bytes).describe() + " of " + format_quantity(hw.dram.capacity_bytes, Dim::Bytes) +

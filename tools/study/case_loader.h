@@ -12,6 +12,7 @@
 #include "core/lowering.h"
 #include "core/workload_spec.h"
 #include "models/step_curve/step_law.h"
+#include "sim/memory_footprint.h"
 #include "sim/update_model.h"
 
 namespace kp {
@@ -53,6 +54,8 @@ std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string&
 // chip.memory.dram.capacity: the footprint of sim/memory_footprint.h), with the figures; empty
 // when it fits.
 std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step, const TensorBytes& bytes);
+// The same from the step's plain_memory_need (computed once per workload by a study).
+std::string memory_problem(const HardwareSpec& hw, const MemoryNeed& need);
 
 // Learner counts of `grid` that the system offers (learners_problem() is empty: P <= max_learners,
 // hierarchical whole nodes or one partial node, a torus slice that fits, ...); others are skipped.

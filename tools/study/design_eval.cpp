@@ -102,8 +102,12 @@ SystemResult DesignEvaluator::evaluate(size_t index) const {
   opt.weak_per_learner_batch = m_spec.weak_per_learner_batch;
   // No chip count of the study that the system offers, no batch >= P, or a network that does not
   // fit the chip's memory: infeasible, no points.
-  if (opt.learners.empty() || !c.precision_problem.empty() ||
-      (!m_spec.has_layout && !memory_problem(c.hw, c.step, c.precision.bytes).empty()) ||
+  const auto does_not_fit = [&] {  // the step's need is computed once per workload and widths
+    const MemoryNeed need = workload_swept(d) ? plain_memory_need(c.step, c.precision.bytes)
+                                              : m_profiles[d.workload]->memory_need(c.step, c.precision.bytes);
+    return !memory_problem(c.hw, need).empty();
+  };
+  if (opt.learners.empty() || !c.precision_problem.empty() || (!m_spec.has_layout && does_not_fit()) ||
       *std::max_element(opt.batches.begin(), opt.batches.end()) < *std::min_element(opt.learners.begin(), opt.learners.end()))
     return r;
   if (m_spec.has_layout) {
