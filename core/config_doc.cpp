@@ -69,6 +69,7 @@ void ConfigDoc::merge_into(YAML::Node base, const YAML::Node& over, const std::s
 
 void ConfigDoc::track_entry(const YAML::Node& map, const std::string& key, const std::string& origin,
                             const YAML::Mark& key_mark) {
+  m_one_per_node = false;  // the tree changed under the entries' order
   for (auto it = map.begin(); it != map.end(); ++it) {
     if (it->first.Scalar() != key) continue;
     m_origins.push_back({it->first, origin, key_mark});
@@ -155,6 +156,41 @@ ConfigDoc ConfigDoc::parse(const std::string& text, const std::string& origin) {
   if (!doc.m_root.IsMap()) throw ConfigError(origin, "expected a map of keys at the top");
   doc.track(doc.m_root, origin);
   return doc;
+}
+
+ConfigDoc ConfigDoc::deep_copy() const {
+  ConfigDoc doc;
+  doc.m_path = m_path;
+  // YAML::Clone builds the tree in one memory, the same shape in the same order, without marks:
+  // the origins (which hold the marks at() reports) are attached by walking both trees.
+  doc.m_root = YAML::Clone(m_root);
+  doc.m_origins.reserve(m_one_per_node ? m_origins.size() : 2 * m_origins.size());
+  track_copy(m_root, doc.m_root, doc);
+  doc.m_one_per_node = true;
+  return doc;
+}
+
+// Pre-order: the copy's origins line up with this document's when it is itself a deep copy.
+void ConfigDoc::track_copy(const YAML::Node& node, const YAML::Node& copy, ConfigDoc& to) const {
+  const size_t index = to.m_origins.size();
+  if (m_one_per_node) {
+    to.m_origins.push_back({copy, m_origins[index].origin, m_origins[index].mark});
+  } else {
+    // As at() finds it: the latest entry wins; a node nobody tracked gets the document's path.
+    auto it = m_origins.rbegin();
+    while (it != m_origins.rend() && !it->node.is(node)) ++it;
+    if (it == m_origins.rend()) to.m_origins.push_back({copy, m_path, YAML::Mark::null_mark()});
+    else to.m_origins.push_back({copy, it->origin, it->mark});
+  }
+  // Iterators only: size() caches a count inside the node, a write, and the base is shared by threads.
+  if (node.IsSequence()) {
+    for (auto a = node.begin(), b = copy.begin(); a != node.end(); ++a, ++b) track_copy(*a, *b, to);
+  } else if (node.IsMap()) {
+    for (auto a = node.begin(), b = copy.begin(); a != node.end(); ++a, ++b) {
+      track_copy(a->first, b->first, to);
+      track_copy(a->second, b->second, to);
+    }
+  }
 }
 
 void ConfigDoc::apply_override(const std::string& assignment) {

@@ -63,6 +63,7 @@ TiledCost lookup(const Key& key, const Make& make) {
 }  // namespace
 
 void set_tiled_cost_cache(bool on) { g_on = on; }
+bool tiled_cost_cache_on() { return g_on; }
 
 TiledCost cached_gemm_tiled_cost(const HardwareSpec& hw, const GemmDims& g, double a_unique_fraction,
                                  int64_t bytes_per_element, double out_fraction, double array_speed) {

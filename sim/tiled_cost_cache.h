@@ -22,7 +22,9 @@ TiledCost cached_gemm_tiled_cost(const HardwareSpec& hw, const GemmDims& g, doub
 TiledCost cached_elementwise_tiled_cost(const HardwareSpec& hw, double elements, double ops_per_element,
                                         double tensors_moved, int64_t bytes_per_element);
 
-// On by default; off recomputes every plan (the benchmark's "before" and the equality test).
+// On by default; off recomputes every plan and step profile (sim/analytic/step_profile_cache.h):
+// the benchmark's "before" and the equality tests.
 void set_tiled_cost_cache(bool on);
+bool tiled_cost_cache_on();
 
 }  // namespace kp

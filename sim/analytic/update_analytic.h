@@ -3,7 +3,9 @@
 // exactly for a contention-free pipeline: bucket b's all-reduce starts at max(ready_b, end_{b-1}).
 // Speed: a learner's compute and its bucket schedule depend only on the per-learner batch m, not
 // on P, so they are computed once per m and cached; a further (M, P) point with the same m costs
-// one collective evaluation per bucket (sweeps of 10^6 points per second).
+// one collective evaluation per bucket (sweeps of 10^6 points per second). With a shared
+// StepProfileCache (one per LoweredStep), models of designs that share every input of a profile
+// share the profile too.
 #include <mutex>
 #include <unordered_map>
 #include <utility>
@@ -12,6 +14,7 @@
 #include "core/hw_spec.h"
 #include "core/lowering.h"
 #include "sim/analytic/chip_analytic.h"
+#include "sim/analytic/step_profile_cache.h"
 #include "sim/step_profile.h"
 #include "sim/update_model.h"
 
@@ -19,7 +22,8 @@ namespace kp {
 
 class AnalyticUpdate : public UpdateModel {
  public:
-  AnalyticUpdate(const HardwareSpec& hw, const LoweredStep& step, const Precision& precision);
+  AnalyticUpdate(const HardwareSpec& hw, const LoweredStep& step, const Precision& precision,
+                 StepProfileCache* shared = nullptr);
   const char* fidelity() const override { return "analytic"; }
   UpdateResult simulate(int64_t batch, int64_t learners,
                         std::vector<LayerRecord>* layers = nullptr) const override;
@@ -34,6 +38,7 @@ class AnalyticUpdate : public UpdateModel {
   ChipAnalytic m_chip;
   int64_t m_bytes;
   MemoryNeed m_need;
+  StepProfileCache* m_shared;
 };
 
 // Energy of one update on all learners from per-chip action counts (Accelergy-style tables).

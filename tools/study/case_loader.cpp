@@ -22,6 +22,13 @@ HardwareSpec load_hardware(const std::string& hw_file, const std::vector<std::st
   return parse_hardware(doc);
 }
 
+HardwareSpec load_hardware(const ConfigDoc& base, const std::vector<std::string>& overrides) {
+  ConfigDoc doc = base.deep_copy();
+  for (const std::string& o : overrides)
+    if (o.rfind("workload.", 0) != 0) doc.apply_override(o);
+  return parse_hardware(doc);
+}
+
 WorkloadCase load_workload_case(const std::string& workload_file, const std::vector<std::string>& overrides) {
   WorkloadCase c;
   ConfigDoc wdoc = ConfigDoc::load(workload_file);
@@ -65,7 +72,10 @@ std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string&
 }
 
 std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step, const TensorBytes& bytes) {
-  const MemoryNeed need = plain_memory_need(step, bytes);
+  return memory_problem(hw, plain_memory_need(step, bytes));
+}
+
+std::string memory_problem(const HardwareSpec& hw, const MemoryNeed& need) {
   if (need.fixed_bytes + need.per_sample_bytes <= hw.dram.capacity_bytes) return "";
   return "the network does not fit device memory with plain data parallelism: one sample needs " +
          need.at(1, hw.dram.capacity_bytes).describe() + " of " + format_quantity(hw.dram.capacity_bytes, Dim::Bytes) +

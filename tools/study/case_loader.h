@@ -7,10 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "core/config_doc.h"
 #include "core/hw_spec.h"
 #include "core/lowering.h"
 #include "core/workload_spec.h"
 #include "models/step_curve/step_law.h"
+#include "sim/memory_footprint.h"
 #include "sim/update_model.h"
 
 namespace kp {
@@ -38,6 +40,9 @@ Case load_case(const std::string& hw_file, const std::string& workload_file,
 // Applies only the `workload.`-prefixed overrides (without the prefix) to the workload file.
 WorkloadCase load_workload_case(const std::string& workload_file, const std::vector<std::string>& overrides = {});
 HardwareSpec load_hardware(const std::string& hw_file, const std::vector<std::string>& overrides = {});
+// The same from a hardware file loaded once (ConfigDoc::load, then deep_copy): the overrides go to
+// a deep copy of `base`, which is left as it was; the errors are the same as from the file.
+HardwareSpec load_hardware(const ConfigDoc& base, const std::vector<std::string>& overrides);
 
 // "analytic" or "systemc"; anything else is a ConfigError. With `layout` (--layout, a study's
 // layout:), a LayoutModel (sim/layout_search.h) of that fidelity.
@@ -49,6 +54,8 @@ std::unique_ptr<UpdateModel> make_update_model(const Case& c, const std::string&
 // chip.memory.dram.capacity: the footprint of sim/memory_footprint.h), with the figures; empty
 // when it fits.
 std::string memory_problem(const HardwareSpec& hw, const LoweredStep& step, const TensorBytes& bytes);
+// The same from the step's plain_memory_need (computed once per workload by a study).
+std::string memory_problem(const HardwareSpec& hw, const MemoryNeed& need);
 
 // Learner counts of `grid` that the system offers (learners_problem() is empty: P <= max_learners,
 // hierarchical whole nodes or one partial node, a torus slice that fits, ...); others are skipped.

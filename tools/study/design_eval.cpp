@@ -5,6 +5,7 @@
 
 #include "models/time_model/chip_area.h"
 #include "models/time_model/chip_cost.h"
+#include "sim/analytic/update_analytic.h"
 #include "tools/study/pooled_systemc.h"
 #include "tools/study/study_select.h"
 
@@ -18,8 +19,11 @@ std::vector<std::string> assignments(const std::vector<Override>& overrides) {
 
 DesignEvaluator::DesignEvaluator(const StudySpec& spec, int systemc_workers)
     : m_spec(spec), m_count(design_count(spec)), m_sc_workers(std::max(1, systemc_workers)) {
+  // Loaded once; each design applies its overrides to a deep copy (ConfigDoc::deep_copy).
+  for (const std::string& file : spec.hardware) m_hardware.push_back(ConfigDoc::load(file).deep_copy());
   for (const std::string& file : spec.workloads) {
     m_cases.push_back(load_workload_case(file));
+    m_profiles.push_back(std::make_unique<StepProfileCache>());
     const WorkloadCase& c = m_cases.back();
     m_results.push_back(WorkloadResult{c.workload.name, file, c.law, c.step.params, {}});
     // A curve from a file (or a cached measurement) shows its points and bootstrap band in the report.
@@ -50,15 +54,19 @@ std::string DesignEvaluator::label(const DesignPointSpec& d, const std::string& 
   return out;
 }
 
+bool DesignEvaluator::workload_swept(const DesignPointSpec& d) {
+  for (const Override& o : d.overrides)
+    if (o.key.rfind("workload.", 0) == 0) return true;
+  return false;
+}
+
 Case DesignEvaluator::build(const DesignPointSpec& d) const {
   const std::vector<std::string> sets = assignments(d.overrides);
   Case c;
-  c.hw = load_hardware(m_spec.hardware[d.hardware], sets);
-  bool workload_swept = false;
-  for (const Override& o : d.overrides) workload_swept = workload_swept || o.key.rfind("workload.", 0) == 0;
-  const WorkloadCase w = workload_swept ? load_workload_case(m_spec.workloads[d.workload], sets)
-                                        : WorkloadCase{};
-  const WorkloadCase& src = workload_swept ? w : m_cases[d.workload];
+  c.hw = load_hardware(m_hardware[d.hardware], sets);
+  const bool swept = workload_swept(d);
+  const WorkloadCase w = swept ? load_workload_case(m_spec.workloads[d.workload], sets) : WorkloadCase{};
+  const WorkloadCase& src = swept ? w : m_cases[d.workload];
   c.step = src.step;
   c.law = src.law;
   // A chip without the products' type cannot run the point: infeasible, as a network that does not fit.
@@ -94,8 +102,12 @@ SystemResult DesignEvaluator::evaluate(size_t index) const {
   opt.weak_per_learner_batch = m_spec.weak_per_learner_batch;
   // No chip count of the study that the system offers, no batch >= P, or a network that does not
   // fit the chip's memory: infeasible, no points.
-  if (opt.learners.empty() || !c.precision_problem.empty() ||
-      (!m_spec.has_layout && !memory_problem(c.hw, c.step, c.precision.bytes).empty()) ||
+  const auto does_not_fit = [&] {  // the step's need is computed once per workload and widths
+    const MemoryNeed need = workload_swept(d) ? plain_memory_need(c.step, c.precision.bytes)
+                                              : m_profiles[d.workload]->memory_need(c.step, c.precision.bytes);
+    return !memory_problem(c.hw, need).empty();
+  };
+  if (opt.learners.empty() || !c.precision_problem.empty() || (!m_spec.has_layout && does_not_fit()) ||
       *std::max_element(opt.batches.begin(), opt.batches.end()) < *std::min_element(opt.learners.begin(), opt.learners.end()))
     return r;
   if (m_spec.has_layout) {
@@ -114,6 +126,10 @@ SystemResult DesignEvaluator::evaluate(size_t index) const {
       requests.push_back({&model, opt.weak_per_learner_batch});
     }
     run_systemc_requests(requests, m_sc_workers);
+    r.prediction = predict(model, c.law, c.hw, opt);
+  } else if (m_spec.fidelity == "analytic" && !workload_swept(d)) {
+    // Designs that share every input of a step profile share the profile (step_profile_cache.h).
+    const AnalyticUpdate model(c.hw, c.step, c.precision, m_profiles[d.workload].get());
     r.prediction = predict(model, c.law, c.hw, opt);
   } else {
     r.prediction = predict(*make_update_model(c, m_spec.fidelity), c.law, c.hw, opt);

@@ -1,13 +1,15 @@
 #pragma once
-// Evaluates design points. Contract: the constructor loads every workload of the study once
-// (ConfigError on bad input); evaluate(i) builds design point i's hardware (base file + its sweep
+// Evaluates design points. Contract: the constructor loads every workload and hardware file of the
+// study once (ConfigError on bad input); evaluate(i) builds design point i's hardware (base file + its sweep
 // overrides, validated like --set), predicts the (M, P) grid with the study's fidelity (P capped
 // by the system and by max_chips) and chooses its point (study_select.h). evaluate() is const and
 // may run on several threads at once; with fidelity systemc it forks a pool of SystemC workers
 // (one job per distinct per-learner batch), so callers run it on one thread then.
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "sim/analytic/step_profile_cache.h"
 #include "tools/study/case_loader.h"
 #include "tools/study/design_space.h"
 #include "tools/study/study_result.h"
@@ -33,11 +35,15 @@ class DesignEvaluator {
 
  private:
   Case build(const DesignPointSpec& d) const;  // hardware with overrides; step and law only
+  static bool workload_swept(const DesignPointSpec& d);  // an override of the workload file
 
   const StudySpec& m_spec;
   size_t m_count = 0;
   int m_sc_workers = 1;
+  std::vector<ConfigDoc> m_hardware;  // each base hardware file, loaded once (deep copies)
   std::vector<WorkloadCase> m_cases;
+  // Per workload: the analytic step profiles its designs share (unless the workload is swept).
+  std::vector<std::unique_ptr<StepProfileCache>> m_profiles;
   std::vector<WorkloadResult> m_results;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -16,10 +17,14 @@ class Out {
  public:
   Out& i(int64_t v) { return raw(std::to_string(v)); }
   Out& u(size_t v) { return raw(std::to_string(v)); }
+  // The shortest digits that read back as exactly v (std::to_chars), as %.17g's 17 digits do,
+  // several times faster: a study of 10^4 designs writes ~10^6 numbers.
   Out& d(double v) {
     char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return raw(buf);
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    if (!m_text.empty()) m_text += ' ';
+    m_text.append(buf, r.ptr);
+    return *this;
   }
   Out& s(const std::string& v) {
     std::string e = v.empty() ? "%" : "";  // a lone % stands for the empty string
@@ -78,10 +83,15 @@ class In {
     return n;
   }
   double d() {
-    const std::string t = token();
-    char* end = nullptr;
-    const double v = std::strtod(t.c_str(), &end);
-    if (t.empty() || *end) throw std::runtime_error("journal record: expected a number, got \"" + t + "\"");
+    if (m_pos >= m_text.size()) throw std::runtime_error("journal record: the record ends too early");
+    const size_t end = std::min(m_text.find(' ', m_pos), m_text.size());
+    const char* first = m_text.data() + m_pos;
+    const char* last = m_text.data() + end;
+    double v = 0;
+    const auto r = std::from_chars(first, last, v);
+    if (first == last || r.ec != std::errc() || r.ptr != last)
+      throw std::runtime_error("journal record: expected a number, got \"" + std::string(first, last) + "\"");
+    m_pos = end + 1;
     return v;
   }
   std::string s() {

@@ -1,6 +1,7 @@
 #pragma once
 // Text encoding of study results for the journal: one line per record, space-separated tokens,
-// doubles with 17 significant digits (an exact round trip, so a resumed or regenerated report is
+// doubles in the shortest digits that read back exactly (std::to_chars; journals written with
+// %.17g read the same: an exact round trip, so a resumed or regenerated report is
 // byte-identical to an uninterrupted run), strings percent-encoded (no spaces, no line breaks).
 // Contract: decode_*(encode_*(x)) == x field by field; decoding malformed text throws
 // std::runtime_error saying what is wrong: a record whose CRC holds can still be cut short or edited
