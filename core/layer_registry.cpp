@@ -88,7 +88,7 @@ Registry<LayerSpec> make_registry() {
     r.add(kind,
           std::string(k == LayerKind::MaxPool ? "max" : "average") +
               " pooling: kernel, stride (default = kernel), padding",
-          [k](ConfigMap& m) {
+          [k = k](ConfigMap& m) {  // a copy: clang 14 cannot capture a structured binding
             LayerSpec l = base(k, m);
             window_keys(l, m, 2, false);
             return l;
@@ -134,7 +134,7 @@ Registry<LayerSpec> make_registry() {
     r.add(kind,
           std::string(k == LayerKind::Reshape ? "a view of another shape" : "a copy in another layout") +
               ": to: {channels, height, width} or {sequence, features}",
-          [k](ConfigMap& m) {
+          [k = k](ConfigMap& m) {  // a copy: clang 14 cannot capture a structured binding
             LayerSpec l = base(k, m);
             target_shape(m, l);
             return l;
