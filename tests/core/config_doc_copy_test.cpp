@@ -10,36 +10,13 @@
 #include "core/config_doc.h"
 #include "core/config_error.h"
 #include "core/hw_spec.h"
+#include "tests/core/config_fixture.h"
 
 namespace kp {
 namespace {
 
-const char* kHardware =
-    "name: t\n"                                                   // 1
-    "chip:\n"                                                     // 2
-    "  clock: 1 GHz\n"                                            // 3
-    "  compute:\n"                                                // 4
-    "    array: {rows: 4, cols: 4, dataflow: ws}\n"               // 5
-    "    vector: {lanes: 8}\n"                                    // 6
-    "  memory:\n"                                                 // 7
-    "    sram: {capacity: 1 MiB, bandwidth: 100 GB/s}\n"          // 8
-    "    dram: {kind: hbm2, capacity: 1 GiB, bandwidth: 10 GB/s}\n"  // 9
-    "interconnect:\n"                                             // 10
-    "  topology: ring\n"                                          // 11
-    "  collective: ring\n"                                        // 12
-    "  max_learners: 8\n"                                         // 13
-    "  link: {bandwidth: 10 GB/s, latency: 1 us}\n"               // 14
-    "energy: {mac: 1 pJ}\n"                                       // 15
-    "cost: {per_chip_hour: 1 USD}\n";                             // 16
-
-std::string write_temp(const std::string& text, const std::string& name) {
-  const std::string dir = ::testing::TempDir() + "kp_" +
-                          ::testing::UnitTest::GetInstance()->current_test_info()->name() + "/";
-  (void)std::system(("mkdir -p " + dir).c_str());
-  const std::string path = dir + name;
-  std::ofstream(path) << text;
-  return path;
-}
+using test::write_temp;
+const char* const kHardware = test::kMinimalHardware;
 
 std::string error_of(const ConfigDoc& doc) {
   try {
@@ -50,12 +27,7 @@ std::string error_of(const ConfigDoc& doc) {
   return "no error";
 }
 
-std::string with_line(int line, const std::string& with) {
-  std::string text = kHardware;
-  size_t start = 0;
-  for (int i = 1; i < line; ++i) start = text.find('\n', start) + 1;
-  return text.replace(start, text.find('\n', start) - start, with);
-}
+std::string with_line(int line, const std::string& with) { return test::replace_line(kHardware, line, with); }
 
 }  // namespace
 
